@@ -1,0 +1,11 @@
+"""The Celery app. Broker and schedule come from settings (``CELERY_*``)."""
+
+import os
+
+from celery import Celery
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+
+app = Celery("boardgames")
+app.config_from_object("django.conf:settings", namespace="CELERY")
+app.autodiscover_tasks()
