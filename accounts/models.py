@@ -1,0 +1,68 @@
+from __future__ import annotations
+
+import zoneinfo
+
+from django.contrib.auth.models import AbstractUser
+from django.core.validators import MaxValueValidator, URLValidator
+from django.db import models
+from django.db.models import Q
+
+TIME_ZONE_CHOICES = [(name, name.replace("_", " ")) for name in sorted(zoneinfo.available_timezones())]
+# Reminders before a clock runs out, as the share of the turn's time already used.
+REMINDER_CHOICES = [
+    ("", "No reminders"),
+    ("50", "At half time"),
+    ("80", "When 80% of the time is used"),
+    ("50,80", "At half time and at 80%"),
+    ("50,80,95", "At half time, 80% and 95%"),
+]
+VACATION_DAYS_PER_YEAR = 30
+
+
+class TurnNotice(models.TextChoices):
+    INSTANT = "instant", "An email at once"
+    DIGEST = "digest", "One daily digest"
+    NONE = "none", "No email"
+
+
+class User(AbstractUser):
+    """A player (or a staff member). AI opponents are not users: they live on seats."""
+
+    display_name = models.CharField(max_length=40, blank=True, help_text="Shown to other players.")
+    time_zone = models.CharField(max_length=64, default="UTC", choices=TIME_ZONE_CHOICES)
+    turn_notice = models.CharField(
+        "When it is my turn", max_length=8, choices=TurnNotice.choices, default=TurnNotice.INSTANT,
+        help_text="Also covers invitations and the end of a match.",
+    )
+    digest_hour = models.PositiveSmallIntegerField(
+        "Digest hour", default=8, validators=[MaxValueValidator(23)],
+        help_text="The hour of the daily digest, in your time zone (0 to 23).",
+    )
+    reminders = models.CharField(
+        "Reminders before my time runs out", max_length=20, choices=REMINDER_CHOICES, default="50,80", blank=True
+    )
+    webhook_url = models.URLField(
+        "Webhook URL", max_length=500, blank=True, validators=[URLValidator(schemes=["http", "https"])],
+        help_text="A Discord or Slack incoming webhook: every notice is also posted there.",
+    )
+    # Vacation: while ``vacation_until`` is in the future the player's clocks are stopped.
+    vacation_started_at = models.DateTimeField(null=True, blank=True)
+    vacation_until = models.DateTimeField(null=True, blank=True)
+    vacation_year = models.PositiveSmallIntegerField(default=0, help_text="The year vacation_days_used counts.")
+    vacation_days_used = models.PositiveSmallIntegerField(default=0)
+
+    class Meta(AbstractUser.Meta):
+        indexes = [
+            models.Index(fields=["vacation_until"], condition=Q(vacation_until__isnull=False), name="user_on_vacation"),
+        ]
+
+    @property
+    def public_name(self) -> str:
+        return self.display_name or self.username
+
+    @property
+    def reminder_percents(self) -> list[int]:
+        return [int(part) for part in self.reminders.split(",") if part]
+
+    def __str__(self) -> str:
+        return self.public_name

@@ -1,0 +1,34 @@
+"""One-click unsubscribe: a signed token names a user and what to stop, no login needed."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.core import signing
+from django.urls import reverse
+
+SALT = "accounts.unsubscribe"
+# What a link stops: turn emails (and invitations, results) or reminders.
+TURN_EMAILS = "turn"
+REMINDERS = "reminders"
+TOPICS = {
+    TURN_EMAILS: "emails about your turn, invitations and results",
+    REMINDERS: "reminders before a clock runs out",
+}
+
+
+def make_token(user_id: int, topic: str) -> str:
+    return signing.dumps({"u": user_id, "t": topic}, salt=SALT, compress=True)
+
+
+def read_token(token: str) -> tuple[int, str] | None:
+    try:
+        data = signing.loads(token, salt=SALT)
+    except signing.BadSignature:
+        return None
+    if data.get("t") not in TOPICS:
+        return None
+    return data["u"], data["t"]
+
+
+def unsubscribe_url(user_id: int, topic: str) -> str:
+    return settings.SITE_URL + reverse("unsubscribe", args=[make_token(user_id, topic)])

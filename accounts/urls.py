@@ -1,0 +1,9 @@
+from django.urls import path
+
+from accounts import views
+
+urlpatterns = [
+    path("profile/", views.profile, name="profile"),
+    path("profile/vacation/", views.vacation, name="vacation"),
+    path("unsubscribe/<str:token>/", views.unsubscribe_view, name="unsubscribe"),
+]

@@ -1,0 +1,85 @@
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpResponse
+from django.shortcuts import redirect, render
+from django.utils import timezone
+from django.views.decorators.csrf import csrf_exempt
+from django.views.decorators.http import require_http_methods, require_POST
+
+from accounts import unsubscribe
+from accounts.forms import ProfileForm, VacationForm
+from accounts.models import VACATION_DAYS_PER_YEAR, TurnNotice, User
+from games import services
+from games.models import Notification
+
+PROFILE_SAVED = "Your profile is saved."
+VACATION_STARTED = "Enjoy your vacation: your clocks are stopped."
+VACATION_ENDED = "Welcome back: your clocks run again."
+BAD_LINK = "This unsubscribe link is not valid."
+UNSUBSCRIBED = "Done: you will get no more {topic}."
+
+
+def _profile_context(request, form, vacation_form) -> dict:
+    user = request.user
+    return {
+        "form": form,
+        "vacation_form": vacation_form,
+        "on_vacation": user.vacation_until is not None and user.vacation_until > timezone.now(),
+        "vacation_days_left": VACATION_DAYS_PER_YEAR - (
+            user.vacation_days_used if user.vacation_year == timezone.now().year else 0),
+        "failures": Notification.objects.filter(user=user, outcome=Notification.Outcome.FAILED)
+        .order_by("-sent_at")[:5],
+    }
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def profile(request):
+    form = ProfileForm(request.POST or None, instance=request.user)
+    if request.method == "POST":
+        if form.is_valid():
+            form.save()
+            messages.success(request, PROFILE_SAVED)
+            return redirect("profile")
+        return render(request, "accounts/profile.html", _profile_context(request, form, VacationForm()), status=400)
+    return render(request, "accounts/profile.html", _profile_context(request, form, VacationForm()))
+
+
+@login_required
+@require_POST
+def vacation(request):
+    if "end" in request.POST:
+        services.vacation_end(user_id=request.user.pk)
+        messages.success(request, VACATION_ENDED)
+        return redirect("profile")
+    form = VacationForm(request.POST)
+    if form.is_valid():
+        try:
+            services.vacation_start(user_id=request.user.pk, days=form.cleaned_data["days"])
+        except services.ServiceError as error:
+            form.add_error("days", error.message)
+        else:
+            messages.success(request, VACATION_STARTED)
+            return redirect("profile")
+    request.user.refresh_from_db()
+    return render(request, "accounts/profile.html",
+                  _profile_context(request, ProfileForm(instance=request.user), form), status=400)
+
+
+@csrf_exempt  # RFC 8058 one-click: mail clients POST without a session; the signed token is the proof
+@require_http_methods(["GET", "POST"])
+def unsubscribe_view(request, token: str):
+    parsed = unsubscribe.read_token(token)
+    if parsed is None:
+        return render(request, "accounts/unsubscribe.html", {"error": BAD_LINK}, status=404)
+    user_id, topic = parsed
+    if request.method == "GET":
+        return render(request, "accounts/unsubscribe.html", {"topic": unsubscribe.TOPICS[topic]})
+    if topic == unsubscribe.REMINDERS:
+        User.objects.filter(pk=user_id).update(reminders="")
+    else:
+        User.objects.filter(pk=user_id).update(turn_notice=TurnNotice.NONE)
+    if request.POST.get("List-Unsubscribe") == "One-Click":
+        return HttpResponse("Unsubscribed.", content_type="text/plain")
+    return render(request, "accounts/unsubscribe.html",
+                  {"done": UNSUBSCRIBED.format(topic=unsubscribe.TOPICS[topic])})
