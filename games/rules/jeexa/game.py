@@ -1,0 +1,273 @@
+"""The Jeexa game object: the engine verbs on top of ``rules``."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from games.engine.base import Game, IllegalMove, Outcome
+from games.rules.jeexa import ai
+from games.rules.jeexa.goals import GOAL_NAMES, GOAL_TEXT, HANDS
+from games.rules.jeexa.grid import Grid, assess, grid_of, links, placements
+from games.rules.jeexa.notation import Place, Steal, format_place, format_steal, parse_move
+from games.rules.jeexa.pieces import COLOURS, MAX_SETS, PIECES_PER_VALUE, SHAPES, VALUES, a_label, label
+from games.rules.jeexa.refusals import NO_JOKER, USE_JOKER_FIRST, why_not_place, why_not_steal
+from games.rules.jeexa.rules import (
+    HandResult,
+    State,
+    full_count,
+    new_game,
+    place,
+    player,
+    sets_for,
+    steal,
+    targets,
+    totals,
+)
+
+STATE_KEYS = (
+    "players", "seed", "moves_played", "hand", "starter", "to_move", "die", "piece", "stolen_from", "jokers",
+    "pile", "grids", "scores", "last_hand", "events",
+)
+HAND_KEYS = ("hand", "winner", "scores", "pieces", "goal")
+MOST_PIECES = PIECES_PER_VALUE * len(VALUES) * MAX_SETS  # two sets: 120
+
+
+class Jeexa(Game):
+    slug = "jeexa"
+    name = "Jeexa"
+    min_players = 2
+    max_players = 8
+    ai_levels: ClassVar[dict[int, str]] = {1: "Easy", 2: "Strong"}
+    # A true bound: a hand has at most 120 turns that are played (one per piece drawn); a turn
+    # is one placement plus, per joker, a steal and a placement, and it can steal at most the
+    # 119 pieces the others hold. Random games are far shorter (see the module docstring).
+    playout_limit: ClassVar[int] = HANDS * MOST_PIECES * (1 + 2 * (MOST_PIECES - 1))
+
+    # --- creating -----------------------------------------------------------------
+
+    def _initial_state(self, num_players: int, options: dict[str, str], seed: int) -> State:
+        return new_game(num_players, seed)
+
+    def num_players(self, state: State) -> int:
+        return state.players
+
+    # --- playing ------------------------------------------------------------------
+
+    def to_act(self, state: State) -> tuple[int, ...]:
+        return () if state.over else (state.to_move,)
+
+    def _legal_moves(self, state: State, seat: int) -> list[str]:
+        if state.over or seat != state.to_move:
+            return []
+        if state.stealing:
+            return [format_steal(victim, cell) for victim, cell in targets(state, seat)]
+        found, _rule = placements(grid_of(state.grids[seat]), state.piece)
+        return [format_place(x, y, rotation) for x, y, rotation in found]
+
+    def _apply(self, state: State, seat: int, move: str) -> State:
+        parsed = parse_move(move)
+        if isinstance(parsed, Steal):
+            return steal(state, seat, parsed.victim, parsed.cell)
+        return place(state, seat, parsed.cell, parsed.rotation)
+
+    def explain_illegal(self, state: State, seat: int, move: str) -> str:
+        try:
+            parsed = parse_move(move)
+        except ValueError as error:
+            return str(error)
+        if isinstance(parsed, Steal):
+            reason = NO_JOKER if not state.stealing else why_not_steal(state, seat, parsed)
+        else:
+            reason = USE_JOKER_FIRST if state.stealing else why_not_place(state, seat, parsed)
+        return reason or super().explain_illegal(state, seat, move)
+
+    def outcome(self, state: State) -> Outcome | None:
+        if not state.over:
+            return None
+        scores = totals(state)
+        best = max(scores)
+        return Outcome(scores=scores, winners=tuple(seat for seat, score in enumerate(scores) if score == best))
+
+    def conserved(self, state: State) -> dict[str, int]:
+        on_table = sum(state.pile) + sum(len(grid) for grid in state.grids) + (1 if state.piece else 0)
+        return {"pieces": on_table}
+
+    def secrets(self, state: State, seat: int) -> list[str]:
+        # Nothing is hidden from anyone but the seed (checked by the suite) and future
+        # rolls, which are not even computed until the move before them is applied.
+        return []
+
+    # --- showing ------------------------------------------------------------------
+
+    def view(self, state: State, seat: int | None) -> dict:
+        outcome = self.outcome(state)
+        hand = min(state.hand, HANDS)
+        legal = self.legal_moves(state, seat) if seat is not None else []
+        rule = "" if state.over or state.stealing else placements(grid_of(state.grids[state.to_move]), state.piece)[1]
+        return {
+            "players": state.players,
+            "sets": sets_for(state.players),
+            "pieces_in_game": full_count(state.players),
+            "hand_number": hand,
+            "hands": HANDS,
+            "goal": GOAL_TEXT[hand],
+            "goal_name": GOAL_NAMES[hand],
+            "starter": state.starter,
+            "die": state.die or None,
+            "piece": state.piece or None,
+            "stolen_from": state.stolen_from,
+            "placement_rule": rule,
+            "pile": list(state.pile),
+            "grids": [[_piece_view(p) for p in grid] for grid in state.grids],
+            "linked": [sorted(_linked_cells(grid_of(grid))) for grid in state.grids],
+            "jokers": state.jokers,
+            "steal_targets": [[victim, x, y] for victim, (x, y) in targets(state, state.to_move)]
+            if state.stealing
+            else [],
+            "scores": [list(row) for row in state.scores],
+            "totals": list(totals(state)),
+            "last_hand": _hand_view(state.last_hand),
+            "events": list(state.events),
+            "to_act": list(self.to_act(state)),
+            "to_move": None if state.over else state.to_move,
+            "over": state.over,
+            "winners": list(outcome.winners) if outcome else [],
+            "moves_played": state.moves_played,
+            "kinds": [{"value": v, "colour": COLOURS[v], "sides": list(SHAPES[v])} for v in VALUES],
+            "legal_moves": legal,
+        }
+
+    def describe(self, state: State, seat: int, move: str) -> str:
+        move = self.normalize(move)
+        if move not in self.legal_moves(state, seat):
+            raise IllegalMove(self.explain_illegal(state, seat, move))
+        parsed = parse_move(move)
+        after = self._apply(state, seat, move)
+        if isinstance(parsed, Steal):
+            x, y = parsed.cell
+            value = grid_of(state.grids[parsed.victim])[parsed.cell][0]
+            what = f"the {label(value)} at {x},{y}"
+            line = f"{player(seat)} uses a joker: steals {what} from {player(parsed.victim)}"
+        else:
+            line = _describe_place(state, seat, parsed)
+        return "; ".join([line, *after.events]) + "."
+
+    # --- storing ------------------------------------------------------------------
+
+    def dump(self, state: State) -> dict:
+        return {
+            "players": state.players,
+            "seed": state.seed,
+            "moves_played": state.moves_played,
+            "hand": state.hand,
+            "starter": state.starter,
+            "to_move": state.to_move,
+            "die": state.die,
+            "piece": state.piece,
+            "stolen_from": state.stolen_from,
+            "jokers": state.jokers,
+            "pile": list(state.pile),
+            "grids": [[list(p) for p in grid] for grid in state.grids],
+            "scores": [list(row) for row in state.scores],
+            "last_hand": _dump_hand(state.last_hand),
+            "events": list(state.events),
+        }
+
+    def load(self, data: dict) -> State:
+        if set(data) != set(STATE_KEYS):
+            raise ValueError("This is not a stored Jeexa position.")
+        return State(
+            players=data["players"],
+            seed=data["seed"],
+            moves_played=data["moves_played"],
+            hand=data["hand"],
+            starter=data["starter"],
+            to_move=data["to_move"],
+            die=data["die"],
+            piece=data["piece"],
+            stolen_from=data["stolen_from"],
+            jokers=data["jokers"],
+            pile=tuple(data["pile"]),
+            grids=tuple(tuple(tuple(p) for p in grid) for grid in data["grids"]),
+            scores=tuple(tuple(row) for row in data["scores"]),
+            last_hand=_load_hand(data["last_hand"]),
+            events=tuple(data["events"]),
+        )
+
+    # --- AI -----------------------------------------------------------------------
+
+    def _ai_move(self, state: State, seat: int, level: int, seed: int) -> str:
+        return ai.choose(state, seat, level, seed)
+
+
+# --- showing helpers ------------------------------------------------------------------
+
+
+def _describe_place(state: State, seat: int, move: Place) -> str:
+    grid = grid_of(state.grids[seat])
+    value = state.piece
+    joins, gaps = assess(grid, move.cell, value, move.rotation) or (0, 0)
+    x, y = move.cell
+    if state.stolen_from is None:
+        what = f"{player(seat)} (rolled {state.die}) places {a_label(value)}"
+    else:
+        what = f"{player(seat)} places the stolen {label(value)}"
+    line = f"{what} at {x},{y} turned {move.rotation}°"
+    if not grid:
+        clauses = ["first piece of the hand"]
+    elif joins:
+        clauses = ["1 join" if joins == 1 else f"{joins} joins"]
+    else:
+        clauses = ["nothing fits, placed freely"]
+    if gaps:
+        clauses.append("1 joker" if gaps == 1 else f"{gaps} jokers")
+    return f"{line}: {', '.join(clauses)}"
+
+
+def _piece_view(piece: tuple[int, int, int, int]) -> dict:
+    x, y, value, rotation = piece
+    return {"x": x, "y": y, "value": value, "rotation": rotation}
+
+
+def _linked_cells(grid: Grid) -> list[list[int]]:
+    return [[x, y] for (x, y), partners in links(grid).items() if partners]
+
+
+def _hand_view(result: HandResult | None) -> dict | None:
+    if result is None:
+        return None
+    return {
+        "hand": result.hand,
+        "goal": GOAL_TEXT[result.hand],
+        "goal_name": GOAL_NAMES[result.hand],
+        "winner": result.winner,
+        "scores": list(result.scores),
+        "pieces": [_piece_view(p) for p in result.pieces],
+        "goal_cells": [list(cell) for cell in result.goal],
+    }
+
+
+def _dump_hand(result: HandResult | None) -> dict | None:
+    if result is None:
+        return None
+    return {
+        "hand": result.hand,
+        "winner": result.winner,
+        "scores": list(result.scores),
+        "pieces": [list(p) for p in result.pieces],
+        "goal": [list(cell) for cell in result.goal],
+    }
+
+
+def _load_hand(data: dict | None) -> HandResult | None:
+    if data is None:
+        return None
+    if set(data) != set(HAND_KEYS):
+        raise ValueError("This is not a stored Jeexa position.")
+    return HandResult(
+        hand=data["hand"],
+        winner=data["winner"],
+        scores=tuple(data["scores"]),
+        pieces=tuple(tuple(p) for p in data["pieces"]),
+        goal=tuple(tuple(cell) for cell in data["goal"]),
+    )

@@ -1,0 +1,358 @@
+"""The Mecca game object: the engine verbs on top of ``rules``."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from games.engine.base import Game, IllegalMove, Outcome
+from games.rules.mecca import ai, explain
+from games.rules.mecca.board import (
+    CLOSE_TO_KAABA,
+    COLOURS,
+    CRESCENT_COLOUR,
+    CRESCENTS,
+    ENTRANCES,
+    SQUARES,
+    square_index,
+    square_name,
+)
+from games.rules.mecca.notation import PASS, parse_move, place_move, remove_move
+from games.rules.mecca.rules import (
+    BLOCKED,
+    EMPTIED,
+    EMPTY,
+    ENTRANCE,
+    NO_COLOUR,
+    NO_SQUARE,
+    OVER,
+    PLACE,
+    REASONS,
+    REMOVE,
+    STEPS,
+    Removal,
+    State,
+    choose_entrance,
+    colours_of,
+    emptied_seats,
+    free_entrances,
+    initial_state,
+    max_per_turn,
+    owner,
+    place,
+    placement_squares,
+    removable_squares,
+    removal_threshold,
+    remove,
+    scores,
+    turn_order,
+    winners,
+)
+
+NOT_STORED = "This is not a stored Mecca position."
+STATE_KEYS = (
+    "players",
+    "seed",
+    "board",
+    "hand",
+    "entrances",
+    "step",
+    "colour",
+    "placed",
+    "round",
+    "final_round",
+    "last_removal",
+    "passed",
+    "reason",
+    "moves_played",
+)
+END_WORDS = {
+    BLOCKED: "no colour can place a pilgrim, so the game ends",
+    EMPTIED: "the round is complete, so the game ends",
+}
+
+
+def colour_word(colour: int) -> str:
+    return COLOURS[colour].capitalize()
+
+
+def ordinal(k: int) -> str:
+    return f"{k}{ {1: 'st', 2: 'nd', 3: 'rd'}.get(k, 'th')}"
+
+
+class Mecca(Game):
+    slug = "mecca"
+    name = "Mecca"
+    min_players = 2
+    max_players = 6
+    ai_levels: ClassVar[dict[int, str]] = ai.LEVELS
+    # Random games measured at most ~200 moves (6 colours); the cap leaves wide room.
+    playout_limit: ClassVar[int] = 1_500
+
+    # --- creating -----------------------------------------------------------------
+
+    def _initial_state(self, num_players: int, options: dict[str, str], seed: int) -> State:
+        return initial_state(num_players, seed)
+
+    def num_players(self, state: State) -> int:
+        return state.players
+
+    # --- playing ------------------------------------------------------------------
+
+    def to_act(self, state: State) -> tuple[int, ...]:
+        return () if state.step == OVER else (owner(state.colour, state.players),)
+
+    def _legal_moves(self, state: State, seat: int) -> list[str]:
+        if state.step == OVER or seat != owner(state.colour, state.players):
+            return []
+        return legal_moves(state)
+
+    def _apply(self, state: State, seat: int, move: str) -> State:
+        parsed = parse_move(move)
+        if state.step == ENTRANCE:
+            return choose_entrance(state, parsed.square)
+        if state.step == PLACE:
+            return place(state, parsed.square)
+        return remove(state, parsed.square)
+
+    def explain_illegal(self, state: State, seat: int, move: str) -> str:
+        return explain.why_not(state, move) or super().explain_illegal(state, seat, move)
+
+    def outcome(self, state: State) -> Outcome | None:
+        if state.step != OVER:
+            return None
+        totals = tuple(score.total for score in scores(state.board, state.players))
+        return Outcome(scores=totals, winners=winners(state))
+
+    def conserved(self, state: State) -> dict[str, int]:
+        """Every colour's pilgrims on the board plus those in hand: always 18."""
+        on_board = [0] * state.colours
+        for colour in state.board:
+            if colour != EMPTY:
+                on_board[colour] += 1
+        return {COLOURS[c]: on_board[c] + state.hand[c] for c in range(state.colours)}
+
+    # --- showing ------------------------------------------------------------------
+
+    def view(self, state: State, seat: int | None) -> dict:
+        acting = state.step != OVER
+        return {
+            "board": {square_name(sq): COLOURS[c] for sq, c in enumerate(state.board) if c != EMPTY},
+            "in_hand": {COLOURS[c]: count for c, count in enumerate(state.hand)},
+            "colours": [[COLOURS[c] for c in colours_of(s, state.players)] for s in range(state.players)],
+            "to_act": list(self.to_act(state)),
+            "colour_to_act": COLOURS[state.colour] if acting else None,
+            "step": state.step,
+            "placement": state.placed + 1 if state.step == PLACE else None,
+            "placed_this_turn": state.placed,
+            "max_per_turn": 1 if state.round == 1 else max_per_turn(state.colours),
+            "removal_threshold": removal_threshold(state.colours),
+            "round": state.round,
+            "first_round": state.round == 1,
+            "final_round": state.final_round,
+            "order": [COLOURS[c] for c in _order_or_setup(state)],
+            "entrances": {COLOURS[c]: square_name(sq) for c, sq in enumerate(state.entrances) if sq != NO_SQUARE},
+            "unused_entrances": [] if state.step == ENTRANCE else [square_name(sq) for sq in free_entrances(state)],
+            "purple_in_play": state.colours > 4,
+            "crescents": {COLOURS[c]: sorted(square_name(sq) for sq in CRESCENTS[c]) for c in range(len(COLOURS))},
+            "close_to_kaaba": sorted(square_name(sq) for sq in CLOSE_TO_KAABA),
+            "targets": sorted(_targets(state)) if acting else [],
+            "legal_moves": self.legal_moves(state, seat) if seat is not None else [],
+            "last_removal": _removal_view(state.last_removal),
+            "passed": [COLOURS[c] for c in state.passed],
+            "over": not acting,
+            "reason": state.reason,
+            "scores": _scores_view(state) if not acting else [],
+            "winners": list(winners(state)) if not acting else [],
+            "moves_played": state.moves_played,
+        }
+
+    def describe(self, state: State, seat: int, move: str) -> str:
+        move = self.normalize(move)
+        if move not in self.legal_moves(state, seat):
+            raise IllegalMove(self.explain_illegal(state, seat, move))
+        after = self._apply(state, seat, move)
+        parsed = parse_move(move)
+        who = colour_word(state.colour)
+        if state.step == ENTRANCE:
+            door = ENTRANCES.index(parsed.square) + 1
+            clauses = [f"{who} enters at {move} (entrance {door})"]
+        elif state.step == PLACE:
+            clauses = _placement_clauses(state, after, parsed.square)
+        elif parsed.kind == "pass":
+            clauses = [f"{who} removes no pilgrim"]
+        else:
+            clauses = _removal_clauses(state, after.last_removal)
+        clauses += _consequences(state, after)
+        return "; ".join(clauses) + "."
+
+    # --- storing ------------------------------------------------------------------
+
+    def dump(self, state: State) -> dict:
+        return {
+            "players": state.players,
+            "seed": state.seed,
+            "board": {square_name(sq): COLOURS[c] for sq, c in enumerate(state.board) if c != EMPTY},
+            "hand": {COLOURS[c]: count for c, count in enumerate(state.hand)},
+            "entrances": {COLOURS[c]: square_name(sq) for c, sq in enumerate(state.entrances) if sq != NO_SQUARE},
+            "step": state.step,
+            "colour": COLOURS[state.colour] if state.colour != NO_COLOUR else None,
+            "placed": state.placed,
+            "round": state.round,
+            "final_round": state.final_round,
+            "last_removal": _removal_view(state.last_removal),
+            "passed": [COLOURS[c] for c in state.passed],
+            "reason": state.reason,
+            "moves_played": state.moves_played,
+        }
+
+    def load(self, data: dict) -> State:
+        if set(data) != set(STATE_KEYS) or data["step"] not in STEPS or data["reason"] not in REASONS:
+            raise ValueError(NOT_STORED)
+        try:
+            return _load(data)
+        except (KeyError, TypeError, ValueError) as error:
+            raise ValueError(NOT_STORED) from error
+
+    # --- AI -----------------------------------------------------------------------
+
+    def _ai_move(self, state: State, seat: int, level: int, seed: int) -> str:
+        return ai.choose(state, level, seed)
+
+
+def legal_moves(state: State) -> list[str]:
+    """The acting colour's moves, in notation (unsorted)."""
+    if state.step == ENTRANCE:
+        return [place_move(square) for square in free_entrances(state)]
+    if state.step == PLACE:
+        return [place_move(square) for square in placement_squares(state.board, state.colour, state.placed + 1,
+                                                                   state.colours)]
+    return [PASS, *(remove_move(square) for square in removable_squares(state.board))]
+
+
+def _targets(state: State) -> list[str]:
+    """Squares the acting colour may play now (the page marks them for everyone)."""
+    return [move.removeprefix("x") for move in legal_moves(state) if move != PASS]
+
+
+def _order_or_setup(state: State) -> tuple[int, ...]:
+    """The playing order once every colour has an entrance; colour order during set-up."""
+    return tuple(range(state.colours)) if state.step == ENTRANCE else turn_order(state.entrances)
+
+
+def _removal_view(removal: Removal | None) -> dict | None:
+    if removal is None:
+        return None
+    return {
+        "by": COLOURS[removal.by],
+        "square": square_name(removal.square),
+        "colour": COLOURS[removal.colour],
+        "returned": [[square_name(sq), COLOURS[c]] for sq, c in removal.returned],
+    }
+
+
+def _scores_view(state: State) -> list[dict]:
+    emptied = emptied_seats(state.hand, state.players)
+    return [
+        {
+            "seat": seat,
+            "colours": [COLOURS[c] for c in colours_of(seat, state.players)],
+            "pilgrims": score.pilgrims,
+            "crescents": score.crescents,
+            "total": score.total,
+            "kaaba": score.kaaba,
+            "placed_all": seat in emptied,
+        }
+        for seat, score in enumerate(scores(state.board, state.players))
+    ]
+
+
+def _placement_clauses(state: State, after: State, square: int) -> list[str]:
+    who, k = colour_word(state.colour), state.placed + 1
+    line = f"{who} places a pilgrim on {square_name(square)} ({ordinal(k)} of the turn)"
+    if CRESCENT_COLOUR.get(square) == state.colour:
+        line += ", on its own crescent"
+    clauses = [line]
+    if after.step == REMOVE:
+        clauses.append(f"{who} may remove a pilgrim")
+    elif state.round != 1 and k < max_per_turn(state.colours) and not _turn_goes_on(state, after):
+        if after.hand[state.colour] == 0:
+            clauses.append(f"{who} has no pilgrim left to place")
+        else:
+            clauses.append(f"no square takes a {ordinal(k + 1)} pilgrim, so the turn ends")
+    return clauses
+
+
+def _turn_goes_on(state: State, after: State) -> bool:
+    return after.step == PLACE and after.colour == state.colour and after.placed == state.placed + 1
+
+
+def _removal_clauses(state: State, removal: Removal) -> list[str]:
+    who = colour_word(state.colour)
+    clauses = [f"{who} removes the {COLOURS[removal.colour]} pilgrim on {square_name(removal.square)}"]
+    if removal.returned:
+        lonely = [f"the {COLOURS[c]} pilgrim on {square_name(sq)}" for sq, c in removal.returned]
+        verb = "goes" if len(lonely) == 1 else "go"
+        clauses.append(f"{_join(lonely)} {verb} back")
+    return clauses
+
+
+def _consequences(state: State, after: State) -> list[str]:
+    clauses = []
+    if after.final_round and not state.final_round and after.step != OVER:
+        clauses.append("a player has placed all his pilgrims, so this round is the last")
+    clauses += [f"{colour_word(c)} cannot place and passes" for c in after.passed]
+    if after.step == OVER:
+        clauses.append(END_WORDS[after.reason])
+    return clauses
+
+
+def _join(items: list[str]) -> str:
+    if len(items) == 1:
+        return items[0]
+    return f"{', '.join(items[:-1])} and {items[-1]}"
+
+
+def _load(data: dict) -> State:
+    colour_index = {name: c for c, name in enumerate(COLOURS)}
+    players = data["players"]
+    if not 2 <= players <= 6:
+        raise ValueError(NOT_STORED)
+    colours = len(data["hand"])
+    board = [EMPTY] * SQUARES
+    for name, colour in data["board"].items():
+        board[_square(name)] = colour_index[colour]
+    entrances = [NO_SQUARE] * colours
+    for colour, name in data["entrances"].items():
+        entrances[colour_index[colour]] = _square(name)
+    removal = data["last_removal"]
+    return State(
+        players=players,
+        seed=data["seed"],
+        board=tuple(board),
+        hand=tuple(data["hand"][COLOURS[c]] for c in range(colours)),
+        entrances=tuple(entrances),
+        step=data["step"],
+        colour=colour_index[data["colour"]] if data["colour"] is not None else NO_COLOUR,
+        placed=data["placed"],
+        round=data["round"],
+        final_round=data["final_round"],
+        last_removal=None
+        if removal is None
+        else Removal(
+            by=colour_index[removal["by"]],
+            square=_square(removal["square"]),
+            colour=colour_index[removal["colour"]],
+            returned=tuple((_square(sq), colour_index[c]) for sq, c in removal["returned"]),
+        ),
+        passed=tuple(colour_index[c] for c in data["passed"]),
+        reason=data["reason"],
+        moves_played=data["moves_played"],
+    )
+
+
+def _square(name: str) -> int:
+    square = square_index(name)
+    if square is None:
+        raise ValueError(NOT_STORED)
+    return square
+

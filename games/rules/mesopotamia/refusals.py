@@ -1,0 +1,201 @@
+"""Why a move is refused, in the words a player reads."""
+
+from __future__ import annotations
+
+from games.rules.mesopotamia.hexes import DIRECTIONS, step
+from games.rules.mesopotamia.rules import (
+    can_discover,
+    parse_hex,
+    parse_tribe,
+    playable_cards,
+    tribes_at,
+)
+from games.rules.mesopotamia.state import (
+    ACTION,
+    CARD_NAMES,
+    FREE_STEPS_PER_TURN,
+    MAX_DISCOVERIES,
+    MOVE,
+    PLACE_CHOICE,
+    PLAINS,
+    TARGET_CHOICE,
+    TEMPLE,
+    VOLCANO,
+    VOLCANO_CHOICE,
+    State,
+    seat_tribes,
+    tribe_owner,
+)
+
+CHOICE_VERBS = {VOLCANO_CHOICE: "volcano", TARGET_CHOICE: "to"}
+UNREADABLE = "“{move}” is not a Mesopotamia move (for example: move b3 ne, carry b3 stone, hut -1,0 6, end)."
+CHOOSE_VOLCANO = "First choose where the volcano goes (volcano q,r)."
+CHOOSE_PLACE = "First choose where the next {resource} goes ({resource} q,r)."
+CHOOSE_TARGET = "First choose where the card sends its target (to q,r)."
+BAD_PLACE = "“{where}” is not one of the places you may choose now (they are outlined on the map)."
+MOVEMENT_ONLY = "That belongs to the movement phase, which is over."
+ACTION_ONLY = "Actions come after the movement: end the movement first."
+NOT_YOUR_TRIBE = "{tribe} is not one of your tribes."
+IN_SUPPLY = "{tribe} is in your supply, not on the board."
+NO_MP = "You have no movement points left."
+VOLCANO_BLOCKS = "Tribes may never enter a volcano."
+NO_TILE = "There is no tile there: discover it instead."
+TILE_THERE = "There is already a tile there: move onto it instead."
+WOOD_IN_TEMPLE = "No wood may be carried into the temple."
+MANA_SHORT = "You need {value} mana to deliver this offering and have {mana}."
+DISCOVERY_LIMIT = f"You may discover at most {MAX_DISCOVERIES} tiles a turn (volcanoes not counted)."
+STACK_EMPTY = "The stack is empty: there is no land left to discover."
+FREE_LIMIT = f"A turn allows at most {FREE_STEPS_PER_TURN} carry, drop and steal steps."
+OFFERING_STUCK = "A carried offering can only be put down by delivering it at the temple."
+NOTHING_TO_CARRY = "There is no {what} on that tile to pick up."
+NOTHING_CARRIED = "That tribe carries no resource."
+STEAL_SPENT = "Each tribe may steal only once a turn."
+STEAL_HANDS_FULL = "Only an empty-handed tribe can steal."
+STEAL_MAJORITY = "You may only steal where you have more tribes than that player."
+STEAL_NOTHING = "That tribe carries no wood or stone to steal."
+ACTION_CHOSEN = "You chose another action this turn; only that one may be repeated."
+DRAW_ONCE = "You may draw only one card a turn, and it is your action."
+NEEDS_PLAINS = "That can only be built on a plains tile."
+NEEDS_TWO = "You need two of your tribes there."
+HUT_FULL = "A tile holds at most two huts, and none on a holy place."
+HUT_WOOD = "You need a wood there (carried by one of your tribes or lying on the tile)."
+HOLY_EMPTY = "A holy place needs a plains tile without huts, holy places or other players' tribes."
+HOLY_STONE = "You need a stone there (carried by one of your tribes or lying on the tile)."
+GROW_HUT = "Population grows only where a hut stands (once per hut and turn)."
+GROW_MARKER = "No tribe may be added to a tile with an offering marker lying on it."
+NO_CARD = "You hold no {card} card that you may play now (cards drawn this turn wait for your next turn)."
+CARD_USELESS = "That card would do nothing now."
+
+
+def explain(state: State, move: str) -> str:
+    """The first rule ``move`` breaks, or a pointer to the notation."""
+    words = move.split()
+    if not words:
+        return UNREADABLE.format(move=move)
+    phase = state.turn.phase
+    waiting = _waiting(state, phase)
+    if waiting:
+        verb = state.turn.pending.resource if phase == PLACE_CHOICE else CHOICE_VERBS[phase]
+        return BAD_PLACE.format(where=words[-1]) if words[0] == verb else waiting
+    verb = words[0]
+    try:
+        if verb in ("move", "discover", "carry", "drop", "steal"):
+            return _movement(state, words) if phase == MOVE else MOVEMENT_ONLY
+        if verb in ("hut", "holy", "grow", "draw"):
+            return _action(state, words) if phase == ACTION else ACTION_ONLY
+        if verb == "play":
+            return _card(state, words)
+    except (ValueError, IndexError, KeyError):
+        pass
+    return UNREADABLE.format(move=move)
+
+
+def _waiting(state: State, phase: str) -> str:
+    """What the player must choose first, while a choice inside a phase is open."""
+    if phase == VOLCANO_CHOICE:
+        return CHOOSE_VOLCANO
+    if phase == PLACE_CHOICE:
+        return CHOOSE_PLACE.format(resource=state.turn.pending.resource)
+    if phase == TARGET_CHOICE:
+        return CHOOSE_TARGET
+    return ""
+
+
+def _movement(state: State, words: list[str]) -> str:
+    verb, index = words[0], parse_tribe(words[1])
+    tribe = state.tribes[index]
+    seat = state.turn.seat
+    if tribe_owner(index) != seat:
+        return NOT_YOUR_TRIBE.format(tribe=words[1])
+    if tribe.pos is None:
+        return IN_SUPPLY.format(tribe=words[1])
+    if verb in ("move", "discover"):
+        return _stepping(state, verb, tribe, words[2])
+    if state.turn.free_steps >= FREE_STEPS_PER_TURN:
+        return FREE_LIMIT
+    if tribe.load == "offering":
+        return OFFERING_STUCK
+    tile = state.tile_map()[tribe.pos]
+    if verb == "carry" and words[2] in ("wood", "stone") and not getattr(tile, words[2]):
+        return NOTHING_TO_CARRY.format(what=words[2])
+    if verb == "carry" and words[2] == "offering":
+        return NOTHING_TO_CARRY.format(what="offering of yours")
+    if verb == "drop":
+        return NOTHING_CARRIED
+    if verb == "steal":
+        return _stealing(state, index, parse_tribe(words[2]))
+    return UNREADABLE.format(move=" ".join(words))
+
+
+def _stepping(state: State, verb: str, tribe, direction: str) -> str:
+    if direction not in DIRECTIONS:
+        return UNREADABLE.format(move=f"{verb} … {direction}")
+    if state.turn.mp <= 0:
+        return NO_MP
+    tile = state.tile_map().get(step(tribe.pos, direction))
+    if verb == "move":
+        if tile is None:
+            return NO_TILE
+        if tile.kind == VOLCANO:
+            return VOLCANO_BLOCKS
+        if tile.kind == TEMPLE and tribe.load == "wood":
+            return WOOD_IN_TEMPLE
+        if tile.kind == TEMPLE and tribe.load == "offering":
+            return MANA_SHORT.format(value=tribe.offering, mana=state.players[state.turn.seat].mana)
+    elif tile is not None:
+        return TILE_THERE
+    elif not state.stack:
+        return STACK_EMPTY
+    elif not can_discover(state):
+        return DISCOVERY_LIMIT
+    return UNREADABLE.format(move=f"{verb} … {direction}")
+
+
+def _stealing(state: State, thief: int, victim: int) -> str:
+    if thief in state.turn.stolen:
+        return STEAL_SPENT
+    if state.tribes[thief].load:
+        return STEAL_HANDS_FULL
+    if state.tribes[victim].load not in ("wood", "stone"):
+        return STEAL_NOTHING
+    here = tribes_at(state).get(state.tribes[thief].pos)
+    if here is None or here[state.turn.seat] <= here[tribe_owner(victim)]:
+        return STEAL_MAJORITY
+    return STEAL_NOTHING
+
+
+def _action(state: State, words: list[str]) -> str:
+    verb = words[0]
+    turn = state.turn
+    if verb == "draw":
+        return DRAW_ONCE
+    if turn.action and turn.action != verb:
+        return ACTION_CHOSEN
+    pos = parse_hex(words[1])
+    tile = state.tile_map()[pos]
+    seat = turn.seat
+    mine = [i for i in seat_tribes(seat) if state.tribes[i].pos == pos]
+    if verb in ("hut", "holy") and tile.kind != PLAINS:
+        return NEEDS_PLAINS
+    if len(mine) < 2:
+        return NEEDS_TWO
+    if verb == "hut":
+        if len(tile.huts) >= 2 or tile.holy is not None:
+            return HUT_FULL
+        return HUT_WOOD
+    if verb == "holy":
+        if tile.huts or tile.holy is not None or len(mine) != sum(tribes_at(state)[pos]):
+            return HOLY_EMPTY
+        return HOLY_STONE
+    if any(h.offering for h in tile.huts):
+        return GROW_MARKER
+    return GROW_HUT
+
+
+def _card(state: State, words: list[str]) -> str:
+    name = words[1]
+    if name not in CARD_NAMES:
+        return UNREADABLE.format(move=" ".join(words))
+    if name not in playable_cards(state, state.turn.seat):
+        return NO_CARD.format(card=name.replace("-", " ").title())
+    return CARD_USELESS
