@@ -1,0 +1,213 @@
+"""Staff find, inspect and manage matches. Nothing here writes a match directly: the
+actions call the same services as the site."""
+
+from __future__ import annotations
+
+import json
+
+from django import forms
+from django.contrib import admin, messages
+from django.db.models import Prefetch
+from django.shortcuts import render
+from django.utils.html import format_html
+
+from games import services
+from games.models import Match, MatchEvent, MoveRecord, Notification, Seat
+
+
+class ReadOnlyInline(admin.TabularInline):
+    extra = 0
+    can_delete = False
+    show_change_link = False
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+
+class SeatInline(ReadOnlyInline):
+    model = Seat
+    fields = ("number", "user", "ai_level", "accepted", "to_act", "deadline", "paused_seconds", "bank_seconds",
+              "turn_started_at", "last_seen_at")
+    readonly_fields = fields
+
+
+class MoveRecordInline(ReadOnlyInline):
+    model = MoveRecord
+    fields = ("ply", "seat", "notation", "description", "by_ai", "created_at")
+    readonly_fields = fields
+
+
+class MatchEventInline(ReadOnlyInline):
+    model = MatchEvent
+    fields = ("created_at", "from_status", "to_status", "reason", "actor", "ply")
+    readonly_fields = fields
+
+
+class NotificationInline(ReadOnlyInline):
+    model = Notification
+    fields = ("created_at", "user", "kind", "channel", "subject", "due_at", "sent_at", "outcome", "attempts",
+              "last_error")
+    readonly_fields = fields
+
+
+class ReplaceSeatForm(forms.Form):
+    seat = forms.IntegerField(min_value=1, help_text="Seat number, from 1.")
+    level = forms.IntegerField(min_value=1, initial=1, help_text="AI level (1 is the weakest).")
+    reason = forms.CharField(max_length=200, initial="Replaced by staff.")
+
+
+class ExtendDeadlineForm(forms.Form):
+    seat = forms.IntegerField(min_value=1, help_text="Seat number, from 1.")
+    hours = forms.IntegerField(min_value=1, max_value=24 * 60, initial=24)
+    reason = forms.CharField(max_length=150, help_text="Recorded in the match's events and move log.")
+
+
+class PlayerFilter(admin.SimpleListFilter):
+    title = "whose turn"
+    parameter_name = "turn"
+
+    def lookups(self, request, model_admin):
+        return [("human", "A person"), ("ai", "An AI")]
+
+    def queryset(self, request, queryset):
+        if self.value() == "human":
+            return queryset.filter(seats__to_act=True, seats__user__isnull=False).distinct()
+        if self.value() == "ai":
+            return queryset.filter(seats__to_act=True, seats__ai_level__isnull=False).distinct()
+        return queryset
+
+
+@admin.register(Match)
+class MatchAdmin(admin.ModelAdmin):
+    list_display = ("id", "game_name", "options_label", "status", "players", "whose_turn", "version", "last_move_at")
+    list_filter = ("game", "status", PlayerFilter, "created_at")
+    search_fields = ("=id", "seats__user__username", "seats__user__email", "seats__user__display_name")
+    date_hierarchy = "created_at"
+    # The stored state holds the seed (and so every future draw) and every seat's secrets:
+    # staff see the position as a spectator would, through the game's view.
+    exclude = ("seed", "state")
+    readonly_fields = ("game", "options", "status", "version", "result", "created_by", "created_at",
+                       "last_move_at", "finished_at", "time_control", "days_per_move", "bank_initial_days",
+                       "bank_increment_days", "bank_cap_days", "on_timeout", "position")
+    inlines = [SeatInline, MoveRecordInline, MatchEventInline, NotificationInline]
+    actions = ["abort_matches", "replace_seat_by_ai", "extend_deadline"]
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).prefetch_related(
+            Prefetch("seats", queryset=Seat.objects.select_related("user"))
+        )
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+    @admin.display(description="position (a spectator's view)")
+    def position(self, match):
+        return format_html("<pre>{}</pre>", json.dumps(match.game_obj.view(match.game_state, None), indent=1))
+
+    @admin.display(description="game", ordering="game")
+    def game_name(self, match):
+        return match.game_obj.name
+
+    @admin.display(description="players")
+    def players(self, match):
+        return ", ".join(seat.occupant_name for seat in match.seats.all())
+
+    @admin.display(description="to act")
+    def whose_turn(self, match):
+        return ", ".join(seat.occupant_name for seat in match.seats.all() if seat.to_act) or "—"
+
+    @admin.action(description="Abort the selected matches")
+    def abort_matches(self, request, queryset):
+        for match in queryset:
+            try:
+                services.match_abort(match_id=match.pk, actor=request.user, reason="Aborted by staff.")
+            except services.ServiceError as error:
+                self.message_user(request, f"Match {match.pk}: {error.message}", messages.WARNING)
+            else:
+                self.message_user(request, f"Match {match.pk} aborted.")
+
+    @admin.action(description="Extend a seat's deadline")
+    def extend_deadline(self, request, queryset):
+        form = ExtendDeadlineForm(request.POST if "apply" in request.POST else None)
+        if form.is_valid():
+            data = form.cleaned_data
+            for match in queryset:
+                try:
+                    seat = services.seat_deadline_extend(
+                        match_id=match.pk, seat_number=data["seat"] - 1, hours=data["hours"],
+                        actor=request.user, reason=data["reason"],
+                    )
+                except (services.ServiceError, IndexError) as error:
+                    text = getattr(error, "message", "There is no such seat.")
+                    self.message_user(request, f"Match {match.pk}: {text}", messages.WARNING)
+                else:
+                    self.message_user(request, f"Match {match.pk}: seat {data['seat']} now has until "
+                                               f"{seat.deadline or 'the end of the vacation'}.")
+            return None
+        return render(request, "admin/games/replace_seat.html", {
+            **self.admin_site.each_context(request), "form": form, "matches": queryset,
+            "action": "extend_deadline", "title": "Extend a seat's deadline",
+        })
+
+    @admin.action(description="Replace a seat by the AI")
+    def replace_seat_by_ai(self, request, queryset):
+        form = ReplaceSeatForm(request.POST if "apply" in request.POST else None)
+        if form.is_valid():
+            for match in queryset:
+                try:
+                    services.seat_replace_by_ai(
+                        match_id=match.pk, seat_number=form.cleaned_data["seat"] - 1,
+                        level=form.cleaned_data["level"], actor=request.user, reason=form.cleaned_data["reason"],
+                    )
+                except (services.ServiceError, IndexError) as error:
+                    text = getattr(error, "message", "There is no such seat.")
+                    self.message_user(request, f"Match {match.pk}: {text}", messages.WARNING)
+                else:
+                    self.message_user(request, f"Match {match.pk}: seat {form.cleaned_data['seat']} is the AI's.")
+            return None
+        return render(request, "admin/games/replace_seat.html", {
+            **self.admin_site.each_context(request), "form": form, "matches": queryset,
+            "action": "replace_seat_by_ai", "title": "Replace a seat by the AI",
+        })
+
+
+@admin.register(Notification)
+class NotificationAdmin(admin.ModelAdmin):
+    list_display = ("created_at", "user", "kind", "channel", "match", "subject", "due_at", "sent_at", "outcome",
+                    "attempts", "last_error")
+    list_filter = ("kind", "channel", "outcome", ("sent_at", admin.EmptyFieldListFilter))
+    search_fields = ("user__username", "user__email", "subject", "=match__id")
+    readonly_fields = ("user", "match", "kind", "channel", "subject", "body", "created_at", "due_at",
+                       "claimed_until", "sent_at", "outcome", "attempts", "last_error")
+    actions = ["resend"]
+
+    def has_add_permission(self, request):
+        return False
+
+    @admin.action(description="Send the selected notifications again")
+    def resend(self, request, queryset):
+        for notification in queryset:
+            services.notification_resend(notification_id=notification.pk)
+        self.message_user(request, f"{queryset.count()} notification(s) queued again.")
+
+
+@admin.register(MoveRecord)
+class MoveRecordAdmin(admin.ModelAdmin):
+    list_display = ("match", "ply", "seat", "notation", "description", "by_ai", "created_at")
+    search_fields = ("=match__id",)
+    readonly_fields = ("match", "ply", "seat", "notation", "description", "by_ai", "created_at")
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False

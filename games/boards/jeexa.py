@@ -1,0 +1,202 @@
+"""Jeexa's board as its template draws it: the viewer's puzzle large with the cells and
+turns where the piece in hand may go, every other puzzle small (with the pieces a joker may
+take), the piece in hand, the roll, the hand's goal, the last hand's result and the score
+table. Pieces are SVG paths with their tabs and slots; every piece also shows its number,
+so no colour has to be told apart."""
+
+from __future__ import annotations
+
+import math
+
+from games.rules.jeexa.pieces import COLOURS, IN, OUT, SHAPES, VALUES
+
+Point = tuple[float, float]
+
+BODY_LOW, BODY_HIGH = 4, 96  # the body of a piece inside its 100-unit cell
+TAB_HALF, TAB_REACH = 12, 16  # a tab: a neck this far out, then a round head (it sits in the slot's end)
+SLOT_HALF, SLOT_NECK = 14, 8  # a slot: a neck this deep, then a round end
+ARC_STEPS = 8
+DIE_PIPS = {
+    1: [(50, 50)],
+    2: [(28, 28), (72, 72)],
+    3: [(28, 28), (50, 50), (72, 72)],
+    4: [(28, 28), (72, 28), (28, 72), (72, 72)],
+    5: [(28, 28), (72, 28), (50, 50), (28, 72), (72, 72)],
+    6: [(28, 28), (72, 28), (28, 50), (72, 50), (28, 72), (72, 72)],
+}
+RULE_TEXT = {
+    "first": "The first piece of the hand goes in the middle: choose how it is turned.",
+    "fit": "It must be fitted: tab in slot with one of your pieces.",
+    "free": "Nothing fits anywhere, so it may go on any free spot shown.",
+}
+
+
+# --- piece outlines -----------------------------------------------------------------------
+
+
+def _north_edge(side: int) -> list[Point]:
+    """The top edge of a piece from its top-left corner rightwards, with a tab or slot."""
+    left, mid = [(BODY_LOW, BODY_LOW)], 50
+    if side == OUT:
+        base = BODY_LOW - TAB_REACH
+        head = [
+            (mid - TAB_HALF * math.cos(math.pi * i / ARC_STEPS), base - TAB_HALF * math.sin(math.pi * i / ARC_STEPS))
+            for i in range(ARC_STEPS + 1)
+        ]
+        return [*left, (mid - TAB_HALF, BODY_LOW), *head, (mid + TAB_HALF, BODY_LOW)]
+    if side == IN:
+        base = BODY_LOW + SLOT_NECK
+        end = [
+            (mid - SLOT_HALF * math.cos(math.pi * i / ARC_STEPS), base + SLOT_HALF * math.sin(math.pi * i / ARC_STEPS))
+            for i in range(ARC_STEPS + 1)
+        ]
+        return [*left, (mid - SLOT_HALF, BODY_LOW), *end, (mid + SLOT_HALF, BODY_LOW)]
+    return left
+
+
+def _turn(point: Point, quarters: int) -> Point:
+    """Turn a point about the cell's centre by quarter turns clockwise (y grows downwards)."""
+    x, y = point
+    for _ in range(quarters):
+        x, y = 100 - y, x
+    return x, y
+
+
+def outline(value: int) -> str:
+    """The SVG path of an unturned piece; the template turns it with ``transform``."""
+    points: list[Point] = []
+    for quarters, side in enumerate(SHAPES[value]):
+        points += [_turn(p, quarters) for p in _north_edge(side)]
+    head, *rest = points
+    return f"M{head[0]:.1f} {head[1]:.1f}" + "".join(f"L{x:.1f} {y:.1f}" for x, y in rest) + "Z"
+
+
+OUTLINES = {value: outline(value) for value in VALUES}
+
+
+def piece(value: int, rotation: int = 0, **flags: object) -> dict:
+    return {
+        "value": value,
+        "colour": COLOURS[value],
+        "rotation": rotation,
+        "path": OUTLINES[value],
+        **flags,
+    }
+
+
+# --- puzzles --------------------------------------------------------------------------------
+
+
+def _cells(moves: list[str]) -> tuple[dict[tuple[int, int], list[dict]], dict[tuple[int, int, int], str]]:
+    """Placements by cell (turns ascending) and steals by (victim, x, y)."""
+    spots: dict[tuple[int, int], list[dict]] = {}
+    steals: dict[tuple[int, int, int], str] = {}
+    for move in moves:
+        if move.startswith("steal "):
+            _word, victim, where = move.split(" ")
+            x, y = where.split(",")
+            steals[int(victim), int(x), int(y)] = move
+            continue
+        x, y, rotation = (int(part) for part in move.split(","))
+        spots.setdefault((x, y), []).append({"move": move, "rotation": rotation})
+    for options in spots.values():
+        options.sort(key=lambda option: option["rotation"])
+    return spots, steals
+
+
+def puzzle(pieces: list[dict], *, spots: dict | None = None, steals: dict | None = None,
+           linked: set | None = None, goal: set | None = None, in_hand: int | None = None) -> dict:
+    """Rows of cells covering the pieces and the spots where the piece in hand may go.
+
+    ``linked`` (when given) marks the other pieces as loose: they would score nothing.
+    """
+    spots, steals, goal = spots or {}, steals or {}, goal or set()
+    at = {(p["x"], p["y"]): p for p in pieces}
+    where = set(at) | set(spots)
+    if not where:
+        return {"rows": [], "count": 0}
+    xs, ys = [x for x, _ in where], [y for _, y in where]
+    rows = []
+    for y in range(min(ys), max(ys) + 1):
+        row = []
+        for x in range(min(xs), max(xs) + 1):
+            cell: dict = {"x": x, "y": y, "piece": None, "options": []}
+            if (x, y) in at:
+                p = at[x, y]
+                loose = linked is not None and (x, y) not in linked
+                cell["piece"] = piece(p["value"], p["rotation"], loose=loose, goal=(x, y) in goal,
+                                      steal=steals.get((x, y)))
+            elif in_hand:
+                cell["options"] = [{**o, "piece": piece(in_hand, o["rotation"])} for o in spots.get((x, y), [])]
+            row.append(cell)
+        rows.append(row)
+    return {"rows": rows, "count": len(pieces)}
+
+
+def present(view: dict, seat: int | None, legal: list[str]) -> dict:
+    focus = seat if seat is not None else (view["to_move"] if view["to_move"] is not None else 0)
+    spots, steals = _cells(legal)
+    puzzles = []
+    for owner, pieces in enumerate(view["grids"]):
+        linked = {tuple(cell) for cell in view["linked"][owner]}
+        mine = owner == focus
+        own_steals = {(x, y): move for (victim, x, y), move in steals.items() if victim == owner}
+        puzzles.append({
+            "seat": owner,
+            "number": owner + 1,
+            "is_me": seat == owner,
+            "to_move": view["to_move"] == owner,
+            "linked_points": sum(p["value"] for p in pieces if (p["x"], p["y"]) in linked),
+            "has_targets": bool(own_steals),
+            **puzzle(pieces, spots=spots if mine else None, steals=own_steals, linked=linked,
+                     in_hand=view["piece"] if mine else None),
+        })
+    return {
+        "me": seat,
+        "focus": puzzles[focus],
+        "others": [p for p in puzzles if p["seat"] != focus],
+        "hand_number": view["hand_number"],
+        "hands": view["hands"],
+        "goal": view["goal"],
+        "goal_name": view["goal_name"],
+        "die": view["die"],
+        "pips": DIE_PIPS.get(view["die"] or 0, []),
+        "in_hand": piece(view["piece"]) if view["piece"] else None,
+        "stolen_from": None if view["stolen_from"] is None else view["stolen_from"] + 1,
+        "rule": RULE_TEXT.get(view["placement_rule"], ""),
+        "jokers": view["jokers"],
+        "stealing": bool(steals),
+        "placing": bool(spots),
+        "to_move": None if view["to_move"] is None else view["to_move"] + 1,
+        "events": view["events"],
+        "pile": [{**piece(v), "count": view["pile"][v - 1]} for v in VALUES],
+        "last_hand": _last_hand(view["last_hand"]),
+        "table": _table(view),
+        "over": view["over"],
+        "winners": [seat + 1 for seat in view["winners"]],
+    }
+
+
+def _last_hand(result: dict | None) -> dict | None:
+    if result is None:
+        return None
+    goal = {tuple(cell) for cell in result["goal_cells"]}
+    return {
+        "hand": result["hand"],
+        "goal_name": result["goal_name"],
+        "winner": None if result["winner"] is None else result["winner"] + 1,
+        "points": None if result["winner"] is None else result["scores"][result["winner"]],
+        "puzzle": puzzle(result["pieces"], goal=goal),
+        "scores": [{"number": seat + 1, "points": points} for seat, points in enumerate(result["scores"])],
+    }
+
+
+def _table(view: dict) -> dict:
+    """Players by six hands, then totals; hands not played yet are blank."""
+    played = view["scores"]
+    rows = []
+    for seat in range(view["players"]):
+        cells = [row[seat] for row in played] + [None] * (view["hands"] - len(played))
+        rows.append({"number": seat + 1, "cells": cells, "total": view["totals"][seat],
+                     "winner": seat in view["winners"]})
+    return {"hands": list(range(1, view["hands"] + 1)), "rows": rows}

@@ -1,0 +1,176 @@
+"""Mecca's board as its template draws it: the 11 × 11 compound, north at the top as in
+the rules' picture, every colour shown by its letter as well (Y R G B K W) so the board
+reads without colour vision."""
+
+from __future__ import annotations
+
+from games.rules.mecca.board import (
+    CLOSE_TO_KAABA,
+    COLOURS,
+    CRESCENT_COLOUR,
+    ENTRANCES,
+    FILES,
+    LETTERS,
+    SIZE,
+    mat,
+    square_name,
+)
+
+ORDINALS = {1: "1st", 2: "2nd", 3: "3rd"}
+NUMBERS = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five"}
+LETTER = dict(zip(COLOURS, LETTERS, strict=True))
+REASONS = {
+    "blocked": "No colour could place a pilgrim any more.",
+    "emptied": "A player placed all his pilgrims and the round was completed.",
+}
+
+
+def present(view: dict, seat: int | None, legal: list[str]) -> dict:
+    step = view["step"]
+    acting = bool(legal)
+    returned = _returned(view)
+    targets = set(view["targets"])
+    rows = [
+        [_cell(row * SIZE + column, view, step, acting, targets, returned) for column in range(SIZE)]
+        for row in range(SIZE)
+    ]
+    return {
+        "files": list(FILES),
+        "rows": [{"number": row + 1, "cells": cells} for row, cells in enumerate(rows)],
+        "colours": _colours(view, seat),
+        "acting": acting,
+        "can_pass": "pass" in legal,
+        "step": step,
+        "prompt": _prompt(view, acting),
+        "notes": _notes(view),
+        "scores": _scores(view),
+        "reason": REASONS.get(view["reason"], ""),
+        "purple_in_play": view["purple_in_play"],
+    }
+
+
+def _token(colour: str) -> dict:
+    return {"colour": colour, "letter": LETTER[colour]}
+
+
+def _cell(square: int, view: dict, step: str, acting: bool, targets: set[str], returned: dict) -> dict:
+    name = square_name(square)
+    kind = mat(square)
+    pilgrim = view["board"].get(name)
+    out = (kind == "purple" and not view["purple_in_play"]) or name in view["unused_entrances"]
+    cell = {
+        "name": name,
+        "mat": kind,
+        "out": out,
+        "pilgrim": _token(pilgrim) if pilgrim else None,
+        "crescent": _token(COLOURS[CRESCENT_COLOUR[square]]) if square in CRESCENT_COLOUR else None,
+        "entrance": ENTRANCES.index(square) + 1 if square in ENTRANCES else None,
+        "close": square in CLOSE_TO_KAABA,
+        "target": name in targets,
+        "returned": _token(returned[name]) if name in returned and not pilgrim else None,
+        "move": None,
+    }
+    if acting and kind != "kaaba":
+        # Every square may be clicked: a refused one comes back with the reason.
+        if step == "remove" and pilgrim:
+            cell["move"] = "x" + name
+        elif step in ("place", "entrance") and not pilgrim:
+            cell["move"] = name
+    cell["label"] = _label(cell, step)
+    return cell
+
+
+def _label(cell: dict, step: str) -> str:
+    """What a screen reader says for the square."""
+    words = [cell["name"]]
+    if cell["pilgrim"]:
+        words.append(f"{cell['pilgrim']['colour']} pilgrim")
+    elif cell["mat"] == "kaaba":
+        words.append("the Kaaba")
+    if cell["crescent"]:
+        words.append(f"{cell['crescent']['colour']} crescent")
+    if cell["entrance"]:
+        words.append(f"entrance {cell['entrance']}" + (" (not used)" if cell["out"] else ""))
+    elif cell["out"]:
+        words.append("purple mat, not in play")
+    if cell["close"]:
+        words.append("close to the Kaaba")
+    if cell["target"]:
+        words.append("may be removed" if step == "remove" else "allowed")
+    return ", ".join(words)
+
+
+def _returned(view: dict) -> dict[str, str]:
+    """Squares emptied by the last removal: the removed pilgrim and every isolated one."""
+    last = view["last_removal"]
+    if not last:
+        return {}
+    squares = {last["square"]: last["colour"]}
+    squares.update({name: colour for name, colour in last["returned"]})
+    return squares
+
+
+def _colours(view: dict, seat: int | None) -> list[dict]:
+    owners = {colour: s for s, colours in enumerate(view["colours"]) for colour in colours}
+    return [
+        {
+            **_token(colour),
+            "seat": owners[colour],
+            "player": owners[colour] + 1,
+            "mine": owners[colour] == seat,
+            "in_hand": view["in_hand"][colour],
+            "entrance": view["entrances"].get(colour, ""),
+            "to_act": colour == view["colour_to_act"],
+        }
+        for colour in view["order"]
+    ]
+
+
+def _prompt(view: dict, acting: bool) -> str:
+    colour = view["colour_to_act"]
+    if colour is None:
+        return ""
+    who = "You" if acting else colour.capitalize()
+    mover = f"{who} ({colour})" if acting else who
+    if view["step"] == "entrance":
+        return f"{mover}: choose a free entrance square."
+    if view["step"] == "remove":
+        return f"{mover} may remove one pilgrim that touches two or more of one colour (marked), or pass."
+    k = view["placement"]
+    nth = ORDINALS.get(k, f"{k}th")
+    if k == 1:
+        need = "it must touch exactly one pilgrim, of another colour"
+    else:
+        need = f"it must touch exactly {NUMBERS.get(k, k)} pilgrims of {NUMBERS.get(k, k)} other colours"
+    limit = view["max_per_turn"]
+    return f"{mover}: place the {nth} pilgrim of the turn (up to {limit}); {need}."
+
+
+def _notes(view: dict) -> list[str]:
+    notes = []
+    if view["first_round"] and view["step"] == "place":
+        notes.append("First round: one pilgrim each.")
+    if view["final_round"] and not view["over"]:
+        notes.append("A player has placed all his pilgrims: this is the last round.")
+    last = view["last_removal"]
+    if last:
+        line = f"Last turn {last['by'].capitalize()} removed the {last['colour']} pilgrim on {last['square']}"
+        if last["returned"]:
+            gone = ", ".join(f"the {colour} pilgrim on {name}" for name, colour in last["returned"])
+            line += f"; left alone, {gone} went back too"
+        notes.append(line + ".")
+    notes += [f"{colour.capitalize()} could not place and passed." for colour in view["passed"]]
+    return notes
+
+
+def _scores(view: dict) -> list[dict]:
+    winners = set(view["winners"])
+    return [
+        {
+            **score,
+            "player": score["seat"] + 1,
+            "tokens": [_token(colour) for colour in score["colours"]],
+            "winner": score["seat"] in winners,
+        }
+        for score in view["scores"]
+    ]

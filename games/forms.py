@@ -1,0 +1,97 @@
+from __future__ import annotations
+
+from django import forms
+
+from games.engine.base import Game
+from games.models import DAYS_PER_MOVE_CHOICES, OnTimeout, TimeControl
+from games.services import ClockSpec, SeatSpec
+
+POSITIONS = [("first", "I move first"), ("last", "I move last"), ("random", "Random seat")]
+INVITE_NEEDS_NAME = "Type the username of the player you invite."
+NO_ONE_ELSE = "Choose who plays on the other seat."
+
+
+def _or(value, default):
+    return default if value is None else value
+
+
+class MatchCreateForm(forms.Form):
+    """Options of one game and, for every seat beside the creator's, who sits there."""
+
+    position = forms.ChoiceField(choices=POSITIONS, initial="first", label="Your seat")
+    # Not required: a form without them (an older page, a script) makes a match without a clock.
+    time_control = forms.ChoiceField(choices=TimeControl.choices, initial=TimeControl.NONE, label="Time control",
+                                     required=False)
+    days_per_move = forms.TypedChoiceField(
+        choices=[(days, f"{days} day{'s' if days > 1 else ''}") for days in DAYS_PER_MOVE_CHOICES],
+        coerce=int, initial=3, label="Days per move", required=False, empty_value=3,
+    )
+    bank_initial_days = forms.IntegerField(min_value=1, max_value=60, initial=7, required=False,
+                                           label="Time bank: days at the start")
+    bank_increment_days = forms.IntegerField(min_value=0, max_value=14, initial=1, required=False,
+                                             label="Days added per move")
+    bank_cap_days = forms.IntegerField(min_value=1, max_value=90, initial=14, required=False, label="At most (days)")
+    on_timeout = forms.ChoiceField(choices=OnTimeout.choices, initial=OnTimeout.LOSE, label="When a clock runs out",
+                                   required=False,
+                                   help_text="With more than two players the AI always takes the late player's seat.")
+
+    def __init__(self, game: Game, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.game = game
+        for name, allowed in game.options.items():
+            self.fields[f"option_{name}"] = forms.ChoiceField(
+                label=name.replace("_", " ").capitalize(),
+                choices=[(value, value.replace("_", " ").capitalize()) for value in allowed],
+                initial=allowed[0],
+            )
+        occupants = [("open", "Open seat: anyone may join"), ("invite", "Invite a player")]
+        occupants += [(f"ai:{level}", f"AI: {label}") for level, label in game.ai_levels.items()]
+        for number in range(1, game.max_players):
+            required = number < game.min_players
+            choices = occupants if required else [("", "No one (fewer players)"), *occupants]
+            self.fields[f"seat_{number}"] = forms.ChoiceField(
+                label=f"Opponent {number}", choices=choices, required=required,
+                initial="ai:1" if number == 1 else "",
+            )
+            self.fields[f"invite_{number}"] = forms.CharField(
+                label=f"Username to invite (opponent {number})", required=False, max_length=150
+            )
+
+    def seat_rows(self):
+        """(seat field, invite field) pairs for the template."""
+        return [(self[f"seat_{n}"], self[f"invite_{n}"]) for n in range(1, self.game.max_players)]
+
+    def option_fields(self):
+        return [self[f"option_{name}"] for name in self.game.options]
+
+    def clean(self):
+        data = super().clean()
+        specs: list[SeatSpec] = []
+        for number in range(1, self.game.max_players):
+            choice = data.get(f"seat_{number}") or ""
+            if choice == "open":
+                specs.append(SeatSpec("open"))
+            elif choice == "invite":
+                name = (data.get(f"invite_{number}") or "").strip()
+                if not name:
+                    self.add_error(f"invite_{number}", INVITE_NEEDS_NAME)
+                specs.append(SeatSpec("user", username=name))
+            elif choice.startswith("ai:"):
+                specs.append(SeatSpec("ai", ai_level=int(choice[3:])))
+        if not specs:
+            raise forms.ValidationError(NO_ONE_ELSE)
+        data["seat_specs"] = specs
+        data["options"] = {name: data.get(f"option_{name}") for name in self.game.options}
+        data["clock"] = ClockSpec(
+            time_control=data.get("time_control") or TimeControl.NONE,
+            days_per_move=data.get("days_per_move"),
+            bank_initial_days=_or(data.get("bank_initial_days"), 7),
+            bank_increment_days=_or(data.get("bank_increment_days"), 1),
+            bank_cap_days=_or(data.get("bank_cap_days"), 14),
+            on_timeout=data.get("on_timeout") or OnTimeout.LOSE,
+        )
+        return data
+
+    def clock_fields(self):
+        return [self[name] for name in ("time_control", "days_per_move", "bank_initial_days",
+                                        "bank_increment_days", "bank_cap_days", "on_timeout")]

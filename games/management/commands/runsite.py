@@ -1,0 +1,67 @@
+"""Run the whole site on one machine: web server, Celery worker and Celery beat.
+
+Migrates, creates the demo accounts and matches, then starts the three processes and
+stops them all on Ctrl-C.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+
+from django.conf import settings
+from django.core.management import call_command
+from django.core.management.base import BaseCommand
+
+
+class Command(BaseCommand):
+    help = "Migrate, seed demo data and run web, worker and beat together (Ctrl-C stops them all)."
+
+    def add_arguments(self, parser):
+        parser.add_argument("addrport", nargs="?", default=os.environ.get("ADDRPORT", "127.0.0.1:8000"))
+
+    def handle(self, *args, addrport: str, **options):
+        settings.VAR_DIR.mkdir(parents=True, exist_ok=True)
+        for key in ("data_folder_in", "data_folder_out", "processed_folder", "control_folder"):
+            folder = settings.CELERY_BROKER_TRANSPORT_OPTIONS.get(key)
+            if folder:
+                os.makedirs(folder, exist_ok=True)
+        call_command("migrate", interactive=False, verbosity=0)
+        call_command("createcachetable", verbosity=0)
+        call_command("seed_demo")
+
+        python = sys.executable
+        commands = {
+            "web": [python, "manage.py", "runserver", addrport, "--noreload"],
+            "worker": [python, "-m", "celery", "-A", "config", "worker", "--loglevel=INFO", "--concurrency=2"],
+            "beat": [python, "-m", "celery", "-A", "config", "beat", "--loglevel=INFO",
+                     "--schedule", settings.CELERY_BEAT_SCHEDULE_FILENAME],
+        }
+        processes = {name: subprocess.Popen(command) for name, command in commands.items()}
+        self.stdout.write(self.style.SUCCESS(f"Site running at http://{addrport}/  (Ctrl-C stops everything)"))
+        try:
+            while True:
+                for name, process in processes.items():
+                    if process.poll() is not None:
+                        self.stderr.write(f"The {name} process stopped (exit code {process.returncode}).")
+                        return
+                time.sleep(1)
+        except KeyboardInterrupt:
+            pass
+        finally:
+            self._stop(processes)
+
+    def _stop(self, processes: dict[str, subprocess.Popen]) -> None:
+        for process in processes.values():
+            if process.poll() is None:
+                process.send_signal(signal.SIGTERM)
+        deadline = time.monotonic() + 10
+        for process in processes.values():
+            try:
+                process.wait(timeout=max(0.1, deadline - time.monotonic()))
+            except subprocess.TimeoutExpired:
+                process.kill()
+        self.stdout.write("Stopped web, worker and beat.")

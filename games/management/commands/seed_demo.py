@@ -1,0 +1,63 @@
+"""Demo accounts and matches for a fresh site. Idempotent: a second run only prints.
+
+Passwords are made up on the first run and kept in ``var/demo-credentials.txt`` (never
+committed), so no credential lives in the repository.
+"""
+
+from __future__ import annotations
+
+import secrets
+
+from allauth.account.models import EmailAddress
+from django.conf import settings
+from django.core.management.base import BaseCommand
+
+from accounts.models import User
+from games import services
+from games.models import Match
+from games.services import SeatSpec
+
+DEMO_USERS = [
+    # username, display name, staff
+    ("alice", "Alice", False),
+    ("bob", "Bob", False),
+    ("staff", "Staff", True),
+]
+
+
+class Command(BaseCommand):
+    help = "Create the demo players, the staff account and a few matches (AI opponents included)."
+
+    def handle(self, *args, **options):
+        credentials_file = settings.VAR_DIR / "demo-credentials.txt"
+        lines = []
+        for username, display_name, staff in DEMO_USERS:
+            if User.objects.filter(username=username).exists():
+                continue
+            password = secrets.token_urlsafe(9)
+            email = f"{username}@example.com"
+            user = User.objects.create_user(
+                username=username, email=email, password=password, display_name=display_name,
+                is_staff=staff, is_superuser=staff,
+            )
+            EmailAddress.objects.create(user=user, email=email, verified=True, primary=True)
+            lines.append(f"{'staff' if staff else 'player':6}  {username:6}  password: {password}")
+        if lines:
+            settings.VAR_DIR.mkdir(parents=True, exist_ok=True)
+            with credentials_file.open("a") as out:
+                out.write("\n".join(lines) + "\n")
+        if not Match.objects.exists():
+            self._demo_matches()
+        self.stdout.write("Demo accounts (also in var/demo-credentials.txt):")
+        self.stdout.write(credentials_file.read_text() if credentials_file.exists() else "  (none)")
+
+    def _demo_matches(self) -> None:
+        alice = User.objects.get(username="alice")
+        bob = User.objects.get(username="bob")
+        strong = max(services.get_game("mancala").ai_levels)
+        services.match_create(creator=alice, game_slug="mancala", options={"variant": "egyptian"},
+                              seats=[SeatSpec("creator"), SeatSpec("ai", ai_level=strong)])
+        services.match_create(creator=bob, game_slug="mancala", options={"variant": "kalah"},
+                              seats=[SeatSpec("creator"), SeatSpec("user", username="alice")])
+        services.match_create(creator=bob, game_slug="mancala", options={"variant": "nigerian"},
+                              seats=[SeatSpec("creator"), SeatSpec("open")])

@@ -1,0 +1,258 @@
+"""Matches, their seats, the append-only move log, status events and the email outbox.
+
+Games themselves have no tables: a match stores its game's slug, options and the
+game's own JSON state, and ``version`` counts the moves applied (the optimistic lock).
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+from django.utils import timezone
+
+from games.engine import get_game
+
+
+class Status(models.TextChoices):
+    OPEN = "open", "Waiting for players"
+    ACTIVE = "active", "In play"
+    FINISHED = "finished", "Finished"
+    ABORTED = "aborted", "Aborted"
+
+
+# The status machine: every allowed change, in one place.
+STATUS_TRANSITIONS: dict[str, set[str]] = {
+    Status.OPEN: {Status.ACTIVE, Status.ABORTED},
+    Status.ACTIVE: {Status.FINISHED, Status.ABORTED},
+    Status.FINISHED: set(),
+    Status.ABORTED: set(),
+}
+
+
+class TimeControl(models.TextChoices):
+    NONE = "none", "No time limit"
+    PER_MOVE = "per_move", "Fixed days per move"
+    BANK = "bank", "Time bank"
+
+
+class OnTimeout(models.TextChoices):
+    LOSE = "lose", "The late player loses (two players)"
+    AI = "ai", "The AI takes the late player's seat and plays on"
+
+
+DAYS_PER_MOVE_CHOICES = (1, 2, 3, 5, 7, 14)
+
+
+def now():
+    """``timezone.now()`` looked up at each call, so tests that move the clock move defaults too."""
+    return timezone.now()
+DAY = 86400
+
+
+class Match(models.Model):
+    # A registry slug (games.engine.registry); no choices here, so a new game needs no migration.
+    game = models.CharField(max_length=32)
+    options = models.JSONField(default=dict, blank=True)
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.OPEN)
+    # The game's dumped state and its secret seed; never shown as such to anyone.
+    state = models.JSONField()
+    seed = models.BigIntegerField()
+    version = models.PositiveIntegerField(default=0, help_text="Moves applied so far.")
+    result = models.JSONField(null=True, blank=True, help_text="Scores and winners once finished.")
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="created_matches"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    last_move_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    # The clock, chosen by the creator: see README ("Time controls").
+    time_control = models.CharField(max_length=10, choices=TimeControl.choices, default=TimeControl.NONE)
+    days_per_move = models.PositiveSmallIntegerField(null=True, blank=True)
+    bank_initial_days = models.PositiveSmallIntegerField(null=True, blank=True)
+    bank_increment_days = models.PositiveSmallIntegerField(null=True, blank=True)
+    bank_cap_days = models.PositiveSmallIntegerField(null=True, blank=True)
+    on_timeout = models.CharField(max_length=8, choices=OnTimeout.choices, default=OnTimeout.LOSE)
+
+    class Meta:
+        verbose_name_plural = "matches"
+        indexes = [models.Index(fields=["status", "-created_at"])]
+
+    def __str__(self) -> str:
+        return f"{self.game_obj.name} #{self.pk}"
+
+    @property
+    def game_obj(self):
+        return get_game(self.game)
+
+    @property
+    def game_state(self):
+        return self.game_obj.load(self.state)
+
+    @property
+    def clock_label(self) -> str:
+        if self.time_control == TimeControl.PER_MOVE:
+            return f"{self.days_per_move} day{'s' if self.days_per_move != 1 else ''} per move"
+        if self.time_control == TimeControl.BANK:
+            return (f"Time bank: {self.bank_initial_days} days, +{self.bank_increment_days} per move,"
+                    f" at most {self.bank_cap_days}")
+        return "No time limit"
+
+    @property
+    def options_label(self) -> str:
+        return ", ".join(str(value).title() for value in self.options.values())
+
+
+class Seat(models.Model):
+    """A place at the table: a person, an AI level, or (while the match is open) nobody yet."""
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="seats")
+    number = models.PositiveSmallIntegerField()
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="seats"
+    )
+    ai_level = models.PositiveSmallIntegerField(null=True, blank=True)
+    # An invited player is seated but has not accepted yet.
+    accepted = models.BooleanField(default=True)
+    to_act = models.BooleanField(default=False, help_text="This seat must move now.")
+    # The clock. ``deadline`` runs while the seat is to act (null: no clock or stopped);
+    # ``bank_seconds`` is a time bank's balance between turns; ``paused_seconds`` the time
+    # left when a vacation stopped the clock.
+    deadline = models.DateTimeField(null=True, blank=True)
+    turn_started_at = models.DateTimeField(null=True, blank=True)
+    bank_seconds = models.PositiveIntegerField(null=True, blank=True)
+    paused_seconds = models.PositiveIntegerField(null=True, blank=True)
+    # When the player last had the match page open (throttled): no email about what they see.
+    last_seen_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["number"]
+        constraints = [
+            models.UniqueConstraint(fields=["match", "number"], name="seat_unique_number"),
+            models.CheckConstraint(
+                condition=~(Q(user__isnull=False) & Q(ai_level__isnull=False)),
+                name="seat_user_or_ai",
+            ),
+        ]
+        indexes = [
+            models.Index(fields=["user", "to_act"]),
+            models.Index(fields=["deadline"], condition=Q(deadline__isnull=False), name="seat_deadline_running"),
+        ]
+
+    def __str__(self) -> str:
+        return f"Seat {self.number + 1}: {self.occupant_name}"
+
+    @property
+    def is_ai(self) -> bool:
+        return self.ai_level is not None
+
+    @property
+    def is_open(self) -> bool:
+        return self.user_id is None and self.ai_level is None
+
+    @property
+    def occupant_name(self) -> str:
+        if self.is_ai:
+            label = self.match.game_obj.ai_levels.get(self.ai_level, self.ai_level)
+            return f"AI ({label})"
+        if self.user_id is None:
+            return "Open seat"
+        return self.user.public_name
+
+
+class MoveRecord(models.Model):
+    """One applied move. Append-only: ``seed`` + these records replay the stored state."""
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="moves")
+    ply = models.PositiveIntegerField(help_text="The match version the move was applied to.")
+    seat = models.PositiveSmallIntegerField()
+    notation = models.CharField(max_length=64)
+    description = models.CharField(max_length=300)
+    by_ai = models.BooleanField(default=False)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["match", "ply"]
+        constraints = [models.UniqueConstraint(fields=["match", "ply"], name="move_unique_ply")]
+
+    def __str__(self) -> str:
+        return f"{self.ply + 1}. {self.description}"
+
+    def save(self, *args, **kwargs):
+        if self.pk is not None:
+            raise ValueError("Move records are append-only.")
+        super().save(*args, **kwargs)
+
+
+class MatchEvent(models.Model):
+    """A change of a match's status or seating, with who did it and why."""
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="events")
+    from_status = models.CharField(max_length=16, choices=Status.choices, blank=True)
+    to_status = models.CharField(max_length=16, choices=Status.choices)
+    reason = models.CharField(max_length=200)
+    actor = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    # Set for events shown in the move log (timeouts, seats taken by the AI, extensions): the
+    # number of moves played when it happened.
+    ply = models.PositiveIntegerField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["created_at", "pk"]
+
+    def __str__(self) -> str:
+        return f"{self.from_status or '—'} → {self.to_status}: {self.reason}"
+
+
+class Notification(models.Model):
+    """The outbox: one message on one channel, written in the same transaction as what
+    causes it, due at ``due_at``, delivered by a task and, if that is lost or fails, by
+    the periodic sweep (the relay). Reminders and digests are rows due later."""
+
+    class Kind(models.TextChoices):
+        YOUR_TURN = "your_turn", "Your turn"
+        MATCH_OVER = "match_over", "Match over"
+        INVITATION = "invitation", "Invitation"
+        REMINDER = "reminder", "Reminder before the clock runs out"
+        TIMEOUT = "timeout", "Time ran out"
+        DIGEST = "digest", "Daily digest"
+
+    class Channel(models.TextChoices):
+        EMAIL = "email", "Email"
+        WEBHOOK = "webhook", "Webhook"
+
+    class Outcome(models.TextChoices):
+        PENDING = "", "Pending"
+        SENT = "sent", "Sent"
+        SKIPPED = "skipped", "Not needed any more"
+        FAILED = "failed", "Failed for good"
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notifications")
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, null=True, blank=True, related_name="notifications")
+    kind = models.CharField(max_length=20, choices=Kind.choices)
+    channel = models.CharField(max_length=8, choices=Channel.choices, default=Channel.EMAIL)
+    subject = models.CharField(max_length=200)
+    body = models.TextField()
+    created_at = models.DateTimeField(auto_now_add=True)
+    due_at = models.DateTimeField(default=now, help_text="Not sent before this time.")
+    claimed_until = models.DateTimeField(null=True, blank=True)
+    # When it was done with: sent, skipped or failed for good (``outcome`` says which).
+    sent_at = models.DateTimeField(null=True, blank=True)
+    outcome = models.CharField(max_length=8, choices=Outcome.choices, default=Outcome.PENDING, blank=True)
+    attempts = models.PositiveSmallIntegerField(default=0)
+    last_error = models.CharField(max_length=300, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        indexes = [
+            models.Index(fields=["due_at"], condition=Q(sent_at__isnull=True), name="notification_due"),
+        ]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["user", "channel"], condition=Q(kind="digest", sent_at__isnull=True),
+                name="notification_one_pending_digest",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.get_kind_display()} to {self.user} by {self.channel} ({self.outcome or 'pending'})"

@@ -1,0 +1,87 @@
+"""Reads that pages need, each a fixed number of queries whatever the number of matches or moves."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from django.db.models import Exists, OuterRef, Prefetch, QuerySet, Subquery
+
+from accounts.models import User
+from games.models import Match, MatchEvent, MoveRecord, Seat, Status
+
+FAR_FUTURE = datetime.max.timestamp()
+
+
+def _with_seats(matches: QuerySet[Match]) -> QuerySet[Match]:
+    return matches.prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("user")))
+
+
+def matches_of(user: User) -> list[Match]:
+    """The player's matches: "your turn" first (the least time left first), then the rest in
+    play, waiting, and the latest finished."""
+    seat_of_user = Seat.objects.filter(match=OuterRef("pk"), user=user)
+    matches = _with_seats(
+        Match.objects.filter(Exists(seat_of_user))
+        .annotate(my_turn=Exists(seat_of_user.filter(to_act=True)),
+                  my_deadline=Subquery(seat_of_user.filter(to_act=True).values("deadline")[:1]))
+        .order_by("-created_at")
+    )
+    live = list(matches.filter(status__in=[Status.ACTIVE, Status.OPEN]))
+    done = list(matches.filter(status__in=[Status.FINISHED, Status.ABORTED])[:20])
+    order = {Status.ACTIVE: 1, Status.OPEN: 2}
+    live.sort(key=lambda m: (
+        not m.my_turn, order[m.status],
+        m.my_deadline.timestamp() if m.my_deadline else FAR_FUTURE,
+        -(m.last_move_at or m.created_at).timestamp(),
+    ))
+    return live + done
+
+
+def matches_to_act(user: User) -> list[Match]:
+    """Matches in play waiting for the player, the least time left first (for the digest)."""
+    return [match for match in matches_of(user) if match.my_turn and match.status == Status.ACTIVE]
+
+
+def lobby_open_matches(user: User) -> list[Match]:
+    """Open challenges others posted that still have a free seat."""
+    open_seat = Seat.objects.filter(match=OuterRef("pk"), user__isnull=True, ai_level__isnull=True)
+    mine = Seat.objects.filter(match=OuterRef("pk"), user=user)
+    matches = Match.objects.filter(status=Status.OPEN).filter(Exists(open_seat)).exclude(Exists(mine))
+    return list(_with_seats(matches.order_by("-created_at"))[:50])
+
+
+def invitations_for(user: User) -> list[Match]:
+    waiting = Seat.objects.filter(match=OuterRef("pk"), user=user, accepted=False)
+    return list(_with_seats(Match.objects.filter(status=Status.OPEN).filter(Exists(waiting))))
+
+
+def match_for_viewer(match_id: int, user: User) -> Match | None:
+    """A match the user may look at (its players and staff), with seats; ``None`` otherwise.
+
+    Matches waiting for players may be looked at by anyone signed in, so they can join.
+    """
+    match = _with_seats(Match.objects.filter(pk=match_id)).first()
+    if match is None:
+        return None
+    if user.is_staff or match.status == Status.OPEN:
+        return match
+    if any(seat.user_id == user.pk for seat in match.seats.all()):
+        return match
+    return None
+
+
+def match_moves(match: Match) -> list[MoveRecord]:
+    return list(MoveRecord.objects.filter(match=match).order_by("ply"))
+
+
+def match_log_events(match: Match) -> list[MatchEvent]:
+    """Events shown in the move log (timeouts, seats the AI took, extensions), by ply."""
+    return list(MatchEvent.objects.filter(match=match, ply__isnull=False).order_by("ply", "pk"))
+
+
+def match_poll_token(match_id: int) -> str | None:
+    """The cheap read behind polling: one indexed row, two columns. Changes with every
+    move and every change of status (an abort, a resignation)."""
+    row = Match.objects.filter(pk=match_id).values_list("version", "status").first()
+    return None if row is None else f"{row[0]}-{row[1]}"
+

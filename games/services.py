@@ -1,0 +1,907 @@
+"""Every write to a match goes through here: the views, the tasks and the admin call
+these functions and nothing else changes a match.
+
+A move is one short transaction: lock the match row, check the version the player saw,
+apply the move through the pure rules, store the new state and the move record, write
+the notifications to the outbox, and only after the commit hand work to Celery.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import secrets as pysecrets
+import smtplib
+import urllib.error
+import urllib.request
+import zoneinfo
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from functools import partial
+
+from django.conf import settings
+from django.core.mail import EmailMessage
+from django.db import connection, transaction
+from django.db.models import Case, F, Q, Value, When
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.utils import timezone
+
+from accounts.models import VACATION_DAYS_PER_YEAR, TurnNotice, User
+from accounts.unsubscribe import REMINDERS, TURN_EMAILS, unsubscribe_url
+from games import selectors, tasks
+from games.engine import IllegalMove, get_game
+from games.engine.rng import new_seed
+from games.models import (
+    DAY,
+    DAYS_PER_MOVE_CHOICES,
+    STATUS_TRANSITIONS,
+    Match,
+    MatchEvent,
+    MoveRecord,
+    Notification,
+    OnTimeout,
+    Seat,
+    Status,
+    TimeControl,
+)
+
+log = logging.getLogger(__name__)
+
+NOT_IN_PLAY = "This match is not in play any more."
+NOT_OPEN = "This match is no longer waiting for players."
+NOT_YOUR_TURN = "It is not your turn."
+NOT_YOUR_MATCH = "You are not playing in this match."
+STALE_MOVE = "The board changed since you loaded it: another move was played first. Here is the current position."
+ALREADY_SEATED = "You already have a seat in this match."
+NO_OPEN_SEAT = "There is no open seat left in this match."
+NO_INVITATION = "You have no invitation to this match."
+UNKNOWN_PLAYER = "There is no player called “{name}”."
+INVITED_SELF = "You cannot invite yourself; you already have a seat."
+INVITED_TWICE = "“{name}” is invited twice."
+UNKNOWN_AI_LEVEL = "{game} has no AI level {level}."
+ONLY_CREATOR_CANCELS = "Only the player who created this match can cancel it."
+TIME_RAN_OUT = "Your time for this move ran out."
+BAD_DAYS_PER_MOVE = "Choose 1, 2, 3, 5, 7 or 14 days per move."
+BAD_TIME_BANK = "A time bank needs at least one day to start with, and a cap no smaller than that."
+UNKNOWN_TIME_CONTROL = "There is no such time control."
+NO_RUNNING_CLOCK = "That seat has no clock running."
+EXTENSION_NEEDS_REASON = "Say why the deadline is extended."
+ALREADY_ON_VACATION = "You are on vacation already."
+VACATION_TOO_LONG = "You have {left} vacation day(s) left this year."
+
+# A player seen on the match page this recently gets no "your turn" message about it.
+PRESENCE_SECONDS = 90
+# The match page records its viewer at most this often (one conditional UPDATE).
+PRESENCE_WRITE_SECONDS = 30
+MAX_SEND_ATTEMPTS = tasks.MAX_SEND_ATTEMPTS
+WEBHOOK_TIMEOUT_SECONDS = 5
+
+# Seconds a sender may hold a notification before another sender may try it again.
+NOTIFICATION_CLAIM_SECONDS = 300
+LOCK_TIMEOUT = "5s"
+STATEMENT_TIMEOUT = "15s"
+
+
+class ServiceError(Exception):
+    """A request the site refuses; ``message`` is written for the player, ``status`` is HTTP."""
+
+    status = 400
+
+    def __init__(self, message: str):
+        super().__init__(message)
+        self.message = message
+
+
+class MoveRejected(ServiceError):
+    status = 422
+
+
+class StaleMove(ServiceError):
+    status = 409
+
+
+class NotAllowed(ServiceError):
+    status = 403
+
+
+class PermanentFailure(Exception):
+    """A delivery that will never succeed (address refused, webhook gone): not retried."""
+
+
+@dataclass(frozen=True)
+class ClockSpec:
+    """The time control a creator chose; see README, "Time controls"."""
+
+    time_control: str = TimeControl.NONE
+    days_per_move: int | None = None
+    bank_initial_days: int | None = None
+    bank_increment_days: int | None = None
+    bank_cap_days: int | None = None
+    on_timeout: str = OnTimeout.LOSE
+
+
+@dataclass(frozen=True)
+class SeatSpec:
+    """Who sits on a new match's seat: the creator, nobody yet, an invited player or an AI."""
+
+    kind: str  # "creator", "open", "user", "ai"
+    username: str = ""
+    ai_level: int | None = None
+
+
+# --- helpers -----------------------------------------------------------------------
+
+
+def _lock_match(match_id: int) -> Match:
+    """The match row, locked until the transaction ends: the one serialisation point of moves."""
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute(f"SET LOCAL lock_timeout = '{LOCK_TIMEOUT}'")
+            cursor.execute(f"SET LOCAL statement_timeout = '{STATEMENT_TIMEOUT}'")
+    return Match.objects.select_for_update().get(pk=match_id)
+
+
+def _set_status(match: Match, to: str, *, reason: str, actor: User | None = None, in_log: bool = False) -> None:
+    if to not in STATUS_TRANSITIONS[match.status]:
+        raise ServiceError(f"A match that is {match.get_status_display().lower()} cannot become {to}.")
+    MatchEvent.objects.create(match=match, from_status=match.status, to_status=to, reason=reason, actor=actor,
+                              ply=match.version if in_log else None)
+    match.status = to
+
+
+def _record_event(match: Match, *, reason: str, actor: User | None = None, in_log: bool = False) -> None:
+    """A seating or clock change that keeps the status, kept beside the status changes."""
+    MatchEvent.objects.create(
+        match=match, from_status=match.status, to_status=match.status, reason=reason, actor=actor,
+        ply=match.version if in_log else None,
+    )
+
+
+def _match_url(match: Match) -> str:
+    return settings.SITE_URL + reverse("match_detail", args=[match.pk])
+
+
+# --- the outbox ----------------------------------------------------------------------
+
+
+def _email_wanted(user: User, kind: str) -> bool:
+    if kind == Notification.Kind.REMINDER:
+        return bool(user.reminders)
+    return user.turn_notice == TurnNotice.INSTANT or (
+        user.turn_notice == TurnNotice.DIGEST and kind != Notification.Kind.YOUR_TURN
+    )
+
+
+def _notify(user: User, match: Match, kind: str, template: str, context: dict, *,
+            due_at: datetime | None = None) -> None:
+    """Write the message to the outbox, one row per channel the player chose. Rows due now
+    are handed to a task after the commit; the relay sweep sends whatever is left."""
+    now = timezone.now()
+    channels = []
+    if kind == Notification.Kind.YOUR_TURN and user.turn_notice == TurnNotice.DIGEST:
+        _digest_schedule(user, now)
+    elif _email_wanted(user, kind):
+        channels.append(Notification.Channel.EMAIL)
+    if user.webhook_url:
+        channels.append(Notification.Channel.WEBHOOK)
+    if kind == Notification.Kind.YOUR_TURN and channels:
+        # One unread "your turn" per match and channel is enough.
+        pending = set(Notification.objects.filter(user=user, match=match, kind=kind, sent_at__isnull=True)
+                      .values_list("channel", flat=True))
+        channels = [channel for channel in channels if channel not in pending]
+    if not channels:
+        return
+    context = {"user": user, "match": match, "url": _match_url(match), **context}
+    with timezone.override(_zone(user)):
+        subject = render_to_string(f"emails/{template}_subject.txt", context).strip()
+        body = render_to_string(f"emails/{template}.txt", context)
+    for channel in channels:
+        text = body if channel == Notification.Channel.EMAIL else f"{subject}\n{context['url']}"
+        notification = Notification.objects.create(
+            user=user, match=match, kind=kind, channel=channel, subject=subject, body=text, due_at=due_at or now
+        )
+        if due_at is None:
+            transaction.on_commit(partial(tasks.enqueue_notification, notification.pk), robust=True)
+
+
+def _zone(user: User) -> zoneinfo.ZoneInfo:
+    try:
+        return zoneinfo.ZoneInfo(user.time_zone)
+    except (zoneinfo.ZoneInfoNotFoundError, ValueError):
+        return zoneinfo.ZoneInfo("UTC")
+
+
+def next_digest_at(user: User, now: datetime) -> datetime:
+    """The next time the clock shows the player's digest hour, in their time zone."""
+    local = now.astimezone(_zone(user))
+    at = local.replace(hour=user.digest_hour, minute=0, second=0, microsecond=0)
+    return at if at > local else at + timedelta(days=1)
+
+
+def _digest_schedule(user: User, now: datetime) -> None:
+    """At most one pending digest per player (a partial unique index); its content is
+    written when it is sent, from the matches then waiting for the player."""
+    Notification.objects.bulk_create(
+        [Notification(user=user, kind=Notification.Kind.DIGEST, due_at=next_digest_at(user, now))],
+        ignore_conflicts=True,
+    )
+
+
+def _cancel_reminders(match: Match, user_ids: list[int] | None = None) -> None:
+    """Reminders of a turn that ended, or whose deadline moved, are not needed any more."""
+    pending = Notification.objects.filter(match=match, kind=Notification.Kind.REMINDER, sent_at__isnull=True)
+    if user_ids is not None:
+        pending = pending.filter(user_id__in=user_ids)
+    pending.delete()
+
+
+# --- clocks ----------------------------------------------------------------------------
+
+CLOCK_FIELDS = ["deadline", "turn_started_at", "bank_seconds", "paused_seconds"]
+
+
+def _on_vacation(user: User | None, now: datetime) -> bool:
+    return user is not None and user.vacation_until is not None and user.vacation_until > now
+
+
+def _time_left(seat: Seat, now: datetime) -> int | None:
+    if seat.deadline is not None:
+        return max(0, int((seat.deadline - now).total_seconds()))
+    return seat.paused_seconds
+
+
+def _turn_seconds(match: Match, seat: Seat) -> int | None:
+    if match.time_control == TimeControl.PER_MOVE:
+        return match.days_per_move * DAY
+    if match.time_control == TimeControl.BANK:
+        return seat.bank_seconds if seat.bank_seconds is not None else match.bank_initial_days * DAY
+    return None
+
+
+def _clock_start(match: Match, seat: Seat, now: datetime) -> bool:
+    """Start the clock of a person whose turn begins; a player on vacation gets it stopped."""
+    available = _turn_seconds(match, seat)
+    if available is None or seat.user_id is None:
+        return False
+    seat.turn_started_at = now
+    if _on_vacation(seat.user, now):
+        seat.deadline, seat.paused_seconds = None, available
+    else:
+        seat.deadline, seat.paused_seconds = now + timedelta(seconds=available), None
+        _schedule_reminders(match, seat, now)
+    return True
+
+
+def _clock_stop(match: Match, seat: Seat, now: datetime, *, turn_done: bool) -> bool:
+    """Stop a seat's clock; a finished turn on a time bank keeps what was left plus the increment."""
+    left = _time_left(seat, now)
+    if left is None and seat.turn_started_at is None:
+        return False
+    if match.time_control == TimeControl.BANK and turn_done and left is not None:
+        seat.bank_seconds = min(match.bank_cap_days * DAY, left + match.bank_increment_days * DAY)
+    seat.deadline = seat.turn_started_at = seat.paused_seconds = None
+    return True
+
+
+def _schedule_reminders(match: Match, seat: Seat, now: datetime) -> None:
+    """Reminder rows due when the given share of the time from ``now`` to the deadline is used."""
+    for percent in seat.user.reminder_percents:
+        due = now + (seat.deadline - now) * percent / 100
+        _notify(seat.user, match, Notification.Kind.REMINDER, "reminder", {"deadline": seat.deadline}, due_at=due)
+
+
+def _update_clocks(match: Match, seats: list[Seat], *, before: set[int], after: set[int]) -> None:
+    now = timezone.now()
+    changed, stopped_users = [], []
+    for seat in seats:
+        if seat.number in before and seat.number not in after:
+            if _clock_stop(match, seat, now, turn_done=True):
+                changed.append(seat)
+                stopped_users.append(seat.user_id)
+        elif (seat.number in after and seat.number not in before and match.status == Status.ACTIVE
+              and _clock_start(match, seat, now)):
+            changed.append(seat)
+    if stopped_users:
+        _cancel_reminders(match, stopped_users)
+    if changed:
+        Seat.objects.bulk_update(changed, CLOCK_FIELDS)
+
+
+def _seat_names(seats: list[Seat]) -> list[str]:
+    return [seat.occupant_name for seat in seats]
+
+
+def _after_position_change(match: Match, seats: list[Seat], *, mover: int | None, last_move: str) -> None:
+    """Bring seats, status, AI tasks and emails in line with the match's new state."""
+    game = match.game_obj
+    state = game.load(match.state)
+    to_act = set(game.to_act(state))
+    before = {seat.number for seat in seats if seat.to_act}
+    _update_clocks(match, seats, before=before, after=set() if game.is_over(state) else to_act)
+    Seat.objects.filter(match=match).update(
+        to_act=Case(When(number__in=to_act, then=Value(True)), default=Value(False))
+    )
+    for seat in seats:
+        seat.to_act = seat.number in to_act
+    if game.is_over(state):
+        outcome = game.outcome(state)
+        match.result = {"scores": list(outcome.scores), "winners": list(outcome.winners), "reason": "played out"}
+        match.finished_at = timezone.now()
+        _set_status(match, Status.FINISHED, reason="The game ended.")
+        for seat in seats:
+            if seat.user_id and seat.number != mover:
+                _notify(seat.user, match, Notification.Kind.MATCH_OVER, "match_over",
+                        {"last_move": last_move, "names": _seat_names(seats)})
+        return
+    for seat in seats:
+        if seat.number not in to_act:
+            continue
+        if seat.is_ai:
+            transaction.on_commit(partial(tasks.enqueue_ai_move, match.pk, match.version), robust=True)
+        elif seat.user_id and seat.number != mover:
+            _notify(seat.user, match, Notification.Kind.YOUR_TURN, "your_turn", {"last_move": last_move})
+
+
+def _start(match: Match, seats: list[Seat], *, actor: User | None) -> None:
+    _set_status(match, Status.ACTIVE, reason="Every seat is taken.", actor=actor)
+    if match.time_control == TimeControl.BANK:
+        bank = match.bank_initial_days * DAY
+        Seat.objects.filter(match=match, user__isnull=False).update(bank_seconds=bank)
+        for seat in seats:
+            seat.bank_seconds = bank if seat.user_id else None
+    # The player whose action started the match is looking at it: no email for them.
+    actor_seat = next((seat.number for seat in seats if actor and seat.user_id == actor.pk), None)
+    _after_position_change(match, seats, mover=actor_seat, last_move="")
+
+
+def _seats_locked(match: Match) -> list[Seat]:
+    return list(match.seats.select_related("user").order_by("number"))
+
+
+def _seat_of(seats: list[Seat], user: User) -> Seat | None:
+    return next((seat for seat in seats if seat.user_id == user.pk), None)
+
+
+# --- creating and joining ------------------------------------------------------------
+
+
+@transaction.atomic
+def match_create(
+    *, creator: User, game_slug: str, options: dict[str, str], seats: list[SeatSpec],
+    clock: ClockSpec | None = None,
+) -> Match:
+    """A new match; it starts at once when no seat waits for a player."""
+    game = get_game(game_slug)
+    options = game.resolve_options(options)
+    seed = new_seed()
+    state = game.initial_state(len(seats), options, seed)  # ValueError for a bad player count
+    match = Match.objects.create(
+        game=game.slug, options=options, state=game.dump(state), seed=seed, created_by=creator,
+        **_clock_fields(clock or ClockSpec(), players=len(seats)),
+    )
+    MatchEvent.objects.create(match=match, to_status=Status.OPEN, reason="Match created.", actor=creator)
+    invited: set[str] = set()
+    rows = []
+    for number, spec in enumerate(seats):
+        seat = Seat(match=match, number=number)
+        if spec.kind == "creator":
+            seat.user = creator
+        elif spec.kind == "ai":
+            if spec.ai_level not in game.ai_levels:
+                raise ServiceError(UNKNOWN_AI_LEVEL.format(game=game.name, level=spec.ai_level))
+            seat.ai_level = spec.ai_level
+        elif spec.kind == "user":
+            name = spec.username.strip()
+            user = User.objects.filter(username__iexact=name, is_active=True).first()
+            if user is None:
+                raise ServiceError(UNKNOWN_PLAYER.format(name=name))
+            if user.pk == creator.pk:
+                raise ServiceError(INVITED_SELF)
+            if user.username in invited:
+                raise ServiceError(INVITED_TWICE.format(name=user.username))
+            invited.add(user.username)
+            seat.user, seat.accepted = user, False
+        rows.append(seat)
+    if sum(spec.kind == "creator" for spec in seats) != 1:
+        raise ServiceError("The creator takes exactly one seat.")
+    Seat.objects.bulk_create(rows)
+    for seat in rows:
+        if seat.user_id and not seat.accepted:
+            _notify(seat.user, match, Notification.Kind.INVITATION, "invitation", {"creator": creator})
+    if all(seat.accepted and not seat.is_open for seat in rows):
+        _start(match, _seats_locked(match), actor=creator)
+    match.save()
+    return match
+
+
+def _clock_fields(clock: ClockSpec, *, players: int) -> dict:
+    # With more than two players a late player cannot simply lose: the AI takes the seat.
+    on_timeout = OnTimeout.AI if players > 2 else clock.on_timeout
+    if on_timeout not in OnTimeout.values:
+        raise ServiceError(UNKNOWN_TIME_CONTROL)
+    if clock.time_control == TimeControl.NONE:
+        return {"time_control": TimeControl.NONE, "on_timeout": on_timeout}
+    if clock.time_control == TimeControl.PER_MOVE:
+        if clock.days_per_move not in DAYS_PER_MOVE_CHOICES:
+            raise ServiceError(BAD_DAYS_PER_MOVE)
+        return {"time_control": TimeControl.PER_MOVE, "days_per_move": clock.days_per_move, "on_timeout": on_timeout}
+    if clock.time_control == TimeControl.BANK:
+        initial, increment, cap = clock.bank_initial_days, clock.bank_increment_days, clock.bank_cap_days
+        if not initial or initial < 1 or increment is None or increment < 0 or cap is None or cap < initial:
+            raise ServiceError(BAD_TIME_BANK)
+        return {"time_control": TimeControl.BANK, "bank_initial_days": initial, "bank_increment_days": increment,
+                "bank_cap_days": cap, "on_timeout": on_timeout}
+    raise ServiceError(UNKNOWN_TIME_CONTROL)
+
+
+def creator_seats(*, seats: list[SeatSpec], position: str) -> list[SeatSpec]:
+    """Put the creator first, last or at a random place among the other seats."""
+    index = {"first": 0, "last": len(seats)}.get(position)
+    if index is None:
+        index = pysecrets.randbelow(len(seats) + 1)
+    return [*seats[:index], SeatSpec("creator"), *seats[index:]]
+
+
+@transaction.atomic
+def match_join(*, match_id: int, user: User) -> Match:
+    match = _lock_match(match_id)
+    if match.status != Status.OPEN:
+        raise ServiceError(NOT_OPEN)
+    seats = _seats_locked(match)
+    if _seat_of(seats, user):
+        raise ServiceError(ALREADY_SEATED)
+    seat = next((seat for seat in seats if seat.is_open), None)
+    if seat is None:
+        raise ServiceError(NO_OPEN_SEAT)
+    seat.user = user
+    seat.save(update_fields=["user"])
+    _record_event(match, reason=f"{user.public_name} took seat {seat.number + 1}.", actor=user)
+    _start_if_full(match, seats, actor=user)
+    return match
+
+
+@transaction.atomic
+def match_accept(*, match_id: int, user: User) -> Match:
+    match = _lock_match(match_id)
+    if match.status != Status.OPEN:
+        raise ServiceError(NOT_OPEN)
+    seats = _seats_locked(match)
+    seat = _seat_of(seats, user)
+    if seat is None or seat.accepted:
+        raise NotAllowed(NO_INVITATION)
+    seat.accepted = True
+    seat.save(update_fields=["accepted"])
+    _record_event(match, reason=f"{user.public_name} accepted the invitation.", actor=user)
+    _start_if_full(match, seats, actor=user)
+    return match
+
+
+@transaction.atomic
+def match_decline(*, match_id: int, user: User) -> Match:
+    match = _lock_match(match_id)
+    if match.status != Status.OPEN:
+        raise ServiceError(NOT_OPEN)
+    seat = _seat_of(_seats_locked(match), user)
+    if seat is None or seat.accepted:
+        raise NotAllowed(NO_INVITATION)
+    _set_status(match, Status.ABORTED, reason=f"{user.public_name} declined the invitation.", actor=user)
+    match.save(update_fields=["status"])
+    return match
+
+
+def _start_if_full(match: Match, seats: list[Seat], *, actor: User) -> None:
+    if all(seat.accepted and not seat.is_open for seat in seats):
+        _start(match, seats, actor=actor)
+    match.save()
+
+
+# --- playing -------------------------------------------------------------------------
+
+
+@transaction.atomic
+def move_submit(
+    *,
+    match_id: int,
+    move: str,
+    expected_version: int,
+    user: User | None = None,
+    ai_seat: int | None = None,
+) -> MoveRecord:
+    """Apply one move by ``user`` (or by the AI on ``ai_seat``) to the version they saw."""
+    match = _lock_match(match_id)
+    if match.status != Status.ACTIVE:
+        raise MoveRejected(NOT_IN_PLAY)
+    seats = _seats_locked(match)
+    if user is not None:
+        seat = _seat_of(seats, user)
+        if seat is None:
+            raise NotAllowed(NOT_YOUR_MATCH)
+    else:
+        seat = seats[ai_seat]
+        if not seat.is_ai:
+            raise NotAllowed("That seat is not played by the AI.")
+    if expected_version != match.version:
+        raise StaleMove(STALE_MOVE)
+    game = match.game_obj
+    state = game.load(match.state)
+    if seat.number not in game.to_act(state):
+        raise MoveRejected(NOT_YOUR_TURN)
+    if seat.deadline is not None and seat.deadline <= timezone.now():
+        raise MoveRejected(TIME_RAN_OUT)  # the deadline sweep applies the timeout
+    try:
+        new_state = game.apply(state, seat.number, move)
+    except IllegalMove as error:
+        raise MoveRejected(str(error)) from None
+    record = MoveRecord.objects.create(
+        match=match,
+        ply=match.version,
+        seat=seat.number,
+        notation=game.normalize(move),
+        description=game.describe(state, seat.number, move),
+        by_ai=seat.is_ai,
+    )
+    match.state = game.dump(new_state)
+    match.version += 1  # safe: the row is locked
+    match.last_move_at = record.created_at
+    _after_position_change(match, seats, mover=seat.number, last_move=record.description)
+    match.save(update_fields=["state", "version", "last_move_at", "status", "result", "finished_at"])
+    return record
+
+
+@transaction.atomic
+def match_resign(*, match_id: int, user: User) -> Match:
+    """Two players: the other one wins. More: the AI takes the seat and plays on."""
+    match = _lock_match(match_id)
+    if match.status != Status.ACTIVE:
+        raise ServiceError(NOT_IN_PLAY)
+    seats = _seats_locked(match)
+    seat = _seat_of(seats, user)
+    if seat is None:
+        raise NotAllowed(NOT_YOUR_MATCH)
+    if len(seats) > 2:
+        _hand_seat_to_ai(match, seats, seat, level=max(match.game_obj.ai_levels),
+                         reason=f"{user.public_name} resigned; the AI plays on.", actor=user)
+        return match
+    winners = [s.number for s in seats if s.number != seat.number]
+    match.result = {"scores": [], "winners": winners, "reason": f"{user.public_name} resigned"}
+    match.finished_at = timezone.now()
+    _set_status(match, Status.FINISHED, reason=f"{user.public_name} resigned.", actor=user, in_log=True)
+    _stop_all_clocks(match)
+    match.save(update_fields=["status", "result", "finished_at"])
+    for other in seats:
+        if other.user_id and other.pk != seat.pk:
+            _notify(other.user, match, Notification.Kind.MATCH_OVER, "match_over",
+                    {"last_move": f"{user.public_name} resigned.", "names": _seat_names(seats)})
+    return match
+
+
+@transaction.atomic
+def match_cancel(*, match_id: int, user: User) -> Match:
+    """The creator withdraws a match nobody has started playing."""
+    match = _lock_match(match_id)
+    if match.status != Status.OPEN:
+        raise ServiceError(NOT_OPEN)
+    if match.created_by_id != user.pk:
+        raise NotAllowed(ONLY_CREATOR_CANCELS)
+    _set_status(match, Status.ABORTED, reason="Cancelled by its creator.", actor=user)
+    match.save(update_fields=["status"])
+    return match
+
+
+# --- staff ---------------------------------------------------------------------------
+
+
+@transaction.atomic
+def match_abort(*, match_id: int, actor: User | None, reason: str) -> Match:
+    match = _lock_match(match_id)
+    _set_status(match, Status.ABORTED, reason=reason or "Aborted by staff.", actor=actor, in_log=True)
+    _stop_all_clocks(match)
+    match.finished_at = timezone.now()
+    match.save(update_fields=["status", "finished_at"])
+    return match
+
+
+@transaction.atomic
+def seat_replace_by_ai(*, match_id: int, seat_number: int, level: int, actor: User | None, reason: str) -> Match:
+    match = _lock_match(match_id)
+    if match.status not in (Status.OPEN, Status.ACTIVE):
+        raise ServiceError(NOT_IN_PLAY)
+    if level not in match.game_obj.ai_levels:
+        raise ServiceError(UNKNOWN_AI_LEVEL.format(game=match.game_obj.name, level=level))
+    seats = _seats_locked(match)
+    seat = seats[seat_number]
+    name = seat.occupant_name
+    _hand_seat_to_ai(match, seats, seat, level=level, reason=reason or f"Staff gave {name}'s seat to the AI.",
+                     actor=actor)
+    if match.status == Status.OPEN:
+        _start_if_full(match, seats, actor=actor)
+    return match
+
+
+def _stop_all_clocks(match: Match) -> None:
+    Seat.objects.filter(match=match).update(to_act=False, deadline=None, turn_started_at=None, paused_seconds=None)
+    _cancel_reminders(match)
+
+
+def _hand_seat_to_ai(match: Match, seats: list[Seat], seat: Seat, *, level: int, reason: str, actor) -> None:
+    if seat.user_id:
+        _cancel_reminders(match, [seat.user_id])
+    seat.user, seat.ai_level, seat.accepted = None, level, True
+    seat.deadline = seat.turn_started_at = seat.paused_seconds = None  # the AI has no clock
+    seat.save(update_fields=["user", "ai_level", "accepted", *CLOCK_FIELDS])
+    _record_event(match, reason=reason, actor=actor, in_log=True)
+    if match.status == Status.ACTIVE and seat.to_act:
+        transaction.on_commit(partial(tasks.enqueue_ai_move, match.pk, match.version), robust=True)
+
+
+def notification_resend(*, notification_id: int) -> None:
+    """Staff: send an email again, as a new outbox row."""
+    original = Notification.objects.get(pk=notification_id)
+    with transaction.atomic():
+        copy = Notification.objects.create(
+            user=original.user, match=original.match, kind=original.kind, channel=original.channel,
+            subject=original.subject, body=original.body,
+        )
+        transaction.on_commit(partial(tasks.enqueue_notification, copy.pk), robust=True)
+
+
+# --- AI and email delivery (called by tasks) -------------------------------------------
+
+
+def ai_turn_play(*, match_id: int, expected_version: int) -> MoveRecord | None:
+    """Compute and submit the AI's move; nothing when the match has moved on meanwhile."""
+    match = Match.objects.filter(pk=match_id).first()
+    if match is None or match.status != Status.ACTIVE or match.version != expected_version:
+        return None
+    game = match.game_obj
+    state = game.load(match.state)
+    ai_seats = {seat.number: seat.ai_level for seat in match.seats.filter(ai_level__isnull=False)}
+    acting = [number for number in game.to_act(state) if number in ai_seats]
+    if not acting:
+        return None
+    seat = acting[0]
+    # Thinking happens outside any transaction; the result is tied to the version it was computed for.
+    move = game.ai_move(state, seat, ai_seats[seat], seed=match.seed ^ expected_version)
+    try:
+        return move_submit(match_id=match_id, move=move, expected_version=expected_version, ai_seat=seat)
+    except StaleMove:
+        return None
+
+
+def notification_send(*, notification_id: int) -> bool:
+    """Claim the row, deliver it, mark it done. False when another sender has it, it went
+    out already, it is not needed any more (skipped) or it failed for good."""
+    now = timezone.now()
+    claimed = Notification.objects.filter(
+        Q(claimed_until__isnull=True) | Q(claimed_until__lt=now), pk=notification_id, sent_at__isnull=True
+    ).update(claimed_until=now + timedelta(seconds=NOTIFICATION_CLAIM_SECONDS), attempts=F("attempts") + 1)
+    if not claimed:
+        return False
+    notification = Notification.objects.select_related("user", "match").get(pk=notification_id)
+    reason = _skip_reason(notification, now)
+    if not reason and notification.kind == Notification.Kind.DIGEST:
+        reason = _digest_render(notification)
+    if reason:
+        _close(notification, Notification.Outcome.SKIPPED, reason)
+        return False
+    try:
+        _deliver(notification)
+    except Exception as error:
+        if isinstance(error, PermanentFailure) or notification.attempts >= MAX_SEND_ATTEMPTS:
+            log.warning("Notification %s failed for good: %s", notification_id, error)
+            _close(notification, Notification.Outcome.FAILED, str(error) or type(error).__name__)
+            return False
+        backoff = settings.NOTIFICATION_RETRY_SECONDS * 2 ** (notification.attempts - 1)
+        Notification.objects.filter(pk=notification_id).update(
+            claimed_until=None, last_error=(str(error) or type(error).__name__)[:300],
+            due_at=timezone.now() + timedelta(seconds=backoff),
+        )
+        raise
+    _close(notification, Notification.Outcome.SENT, "")
+    return True
+
+
+def _close(notification: Notification, outcome: str, error: str) -> None:
+    Notification.objects.filter(pk=notification.pk).update(
+        sent_at=timezone.now(), outcome=outcome, last_error=error[:300], claimed_until=None
+    )
+
+
+def _skip_reason(notification: Notification, now: datetime) -> str:
+    """Why a "your turn" or a reminder is not needed any more, or ""."""
+    if notification.match_id is None or notification.kind not in (
+            Notification.Kind.YOUR_TURN, Notification.Kind.REMINDER):
+        return ""
+    seat = Seat.objects.filter(match_id=notification.match_id, user_id=notification.user_id, to_act=True,
+                               match__status=Status.ACTIVE).first()
+    if seat is None:
+        return "The player's turn is over."
+    if notification.kind == Notification.Kind.REMINDER and seat.deadline is None:
+        return "The player's clock is stopped."
+    if (notification.kind == Notification.Kind.YOUR_TURN and seat.last_seen_at is not None
+            and seat.last_seen_at >= now - timedelta(seconds=PRESENCE_SECONDS)):
+        return "The player is looking at the match."
+    return ""
+
+
+def _digest_render(notification: Notification) -> str:
+    user = notification.user
+    matches = selectors.matches_to_act(user)
+    if user.turn_notice != TurnNotice.DIGEST or not matches:
+        return "Nothing waits for the player."
+    context = {"user": user, "matches": matches, "site_url": settings.SITE_URL}
+    with timezone.override(_zone(user)):
+        notification.subject = render_to_string("emails/digest_subject.txt", context).strip()
+        notification.body = render_to_string("emails/digest.txt", context)
+    Notification.objects.filter(pk=notification.pk).update(subject=notification.subject, body=notification.body)
+    return ""
+
+
+def _deliver(notification: Notification) -> None:
+    if notification.channel == Notification.Channel.WEBHOOK:
+        _post_webhook(notification)
+    else:
+        _send_email(notification)
+
+
+def _send_email(notification: Notification) -> None:
+    topic = REMINDERS if notification.kind == Notification.Kind.REMINDER else TURN_EMAILS
+    url = unsubscribe_url(notification.user_id, topic)
+    body = f"{notification.body.rstrip()}\n\n-- \nUnsubscribe with one click: {url}\n"
+    message = EmailMessage(notification.subject, body, to=[notification.user.email], headers={
+        "List-Unsubscribe": f"<{url}>", "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
+    })
+    try:
+        message.send()
+    except smtplib.SMTPRecipientsRefused as error:
+        codes = [code for code, _ in error.recipients.values()]
+        if codes and all(code >= 500 for code in codes):
+            raise PermanentFailure(f"The mail server refused the address: {error.recipients}") from error
+        raise
+    except smtplib.SMTPResponseException as error:
+        if error.smtp_code >= 500:
+            raise PermanentFailure(f"The mail server refused the message: {error.smtp_code} {error.smtp_error!r}") \
+                from error
+        raise
+
+
+def _post_webhook(notification: Notification) -> None:
+    """Discord reads ``content``, Slack reads ``text``."""
+    url = notification.user.webhook_url
+    if not url.startswith(("http://", "https://")):
+        raise PermanentFailure("The webhook address must start with http:// or https://.")
+    data = json.dumps({"content": notification.body, "text": notification.body}).encode()
+    request = urllib.request.Request(url, data=data, method="POST",
+                                     headers={"Content-Type": "application/json", "User-Agent": "Boardgames"})
+    try:
+        with urllib.request.urlopen(request, timeout=WEBHOOK_TIMEOUT_SECONDS):
+            pass
+    except urllib.error.HTTPError as error:
+        if 400 <= error.code < 500 and error.code not in (408, 429):
+            raise PermanentFailure(f"The webhook answered HTTP {error.code}.") from error
+        raise
+
+
+# --- clocks: timeouts, extensions, vacations, presence ------------------------------------
+
+
+@transaction.atomic
+def match_timeout(*, match_id: int, expected_version: int, now: datetime | None = None) -> list[int]:
+    """Apply the timeout of every seat whose deadline passed, once: the match row is locked
+    and the version and deadlines re-checked, so a move that got in first wins."""
+    now = now or timezone.now()
+    match = _lock_match(match_id)
+    if match.status != Status.ACTIVE or match.version != expected_version:
+        return []
+    seats = _seats_locked(match)
+    late = [seat for seat in seats if seat.to_act and seat.deadline is not None and seat.deadline <= now]
+    if not late:
+        return []
+    people = [(seat, seat.user) for seat in seats if seat.user_id]
+    names = ", ".join(seat.occupant_name for seat in late)
+    if len(seats) == 2 and match.on_timeout == OnTimeout.LOSE:
+        loser = late[0]
+        match.result = {"scores": [], "winners": [s.number for s in seats if s.number != loser.number],
+                        "reason": f"{loser.occupant_name} ran out of time"}
+        match.finished_at = now
+        _set_status(match, Status.FINISHED, reason=f"{loser.occupant_name} ran out of time.", in_log=True)
+        _stop_all_clocks(match)
+        match.save(update_fields=["status", "result", "finished_at"])
+        what = f"{loser.occupant_name} ran out of time and lost."
+    else:
+        level = max(match.game_obj.ai_levels)
+        for seat in late:
+            _hand_seat_to_ai(match, seats, seat, level=level, actor=None,
+                             reason=f"{seat.occupant_name} ran out of time; the AI plays on.")
+        what = f"{names} ran out of time; the AI plays on."
+    for _, user in people:
+        _notify(user, match, Notification.Kind.TIMEOUT, "timeout", {"what": what})
+    return [seat.number for seat in late]
+
+
+@transaction.atomic
+def seat_deadline_extend(*, match_id: int, seat_number: int, hours: int, actor: User | None, reason: str) -> Seat:
+    """Staff: give a seat more time, recorded with the reason."""
+    if not reason.strip():
+        raise ServiceError(EXTENSION_NEEDS_REASON)
+    match = _lock_match(match_id)
+    if match.status != Status.ACTIVE:
+        raise ServiceError(NOT_IN_PLAY)
+    seat = _seats_locked(match)[seat_number]
+    if seat.deadline is None and seat.paused_seconds is None:
+        raise ServiceError(NO_RUNNING_CLOCK)
+    now = timezone.now()
+    if seat.deadline is not None:
+        seat.deadline = max(seat.deadline, now) + timedelta(hours=hours)
+        _cancel_reminders(match, [seat.user_id])
+        _schedule_reminders(match, seat, now)
+    else:
+        seat.paused_seconds += hours * 3600
+    seat.save(update_fields=["deadline", "paused_seconds"])
+    _record_event(match, reason=f"{seat.occupant_name} was given {hours} more hour(s): {reason.strip()}",
+                  actor=actor, in_log=True)
+    return seat
+
+
+def _active_match_ids(user: User) -> list[int]:
+    # Ascending ids: every service that locks several matches takes them in one order.
+    return list(Seat.objects.filter(user=user, match__status=Status.ACTIVE)
+                .order_by("match_id").values_list("match_id", flat=True))
+
+
+@transaction.atomic
+def vacation_start(*, user_id: int, days: int) -> User:
+    """Stop every clock of the player for ``days`` days, out of a yearly allowance."""
+    now = timezone.now()
+    user = User.objects.select_for_update().get(pk=user_id)
+    if _on_vacation(user, now):
+        raise ServiceError(ALREADY_ON_VACATION)
+    if user.vacation_year != now.year:
+        user.vacation_year, user.vacation_days_used = now.year, 0
+    left = VACATION_DAYS_PER_YEAR - user.vacation_days_used
+    if not 1 <= days <= left:
+        raise ServiceError(VACATION_TOO_LONG.format(left=left))
+    user.vacation_started_at, user.vacation_until = now, now + timedelta(days=days)
+    user.vacation_days_used += days
+    user.save(update_fields=["vacation_started_at", "vacation_until", "vacation_year", "vacation_days_used"])
+    for match_id in _active_match_ids(user):
+        match = _lock_match(match_id)  # re-read the seat under the lock: a move may just have started a turn
+        seat = Seat.objects.get(match=match, user=user)
+        if seat.deadline is not None:
+            seat.paused_seconds, seat.deadline = _time_left(seat, now), None
+            seat.save(update_fields=["deadline", "paused_seconds"])
+            _cancel_reminders(match, [user.pk])
+    return user
+
+
+@transaction.atomic
+def vacation_end(*, user_id: int) -> User:
+    """End a vacation (early, by the player, or when it is over, by the sweep): the clocks
+    run again with the time they had left; unused whole days go back to the allowance."""
+    now = timezone.now()
+    user = User.objects.select_for_update().get(pk=user_id)
+    if user.vacation_until is None:
+        return user
+    if user.vacation_until > now and user.vacation_year == now.year:
+        unused = int((user.vacation_until - now).total_seconds() // DAY)
+        user.vacation_days_used = max(0, user.vacation_days_used - unused)
+    user.vacation_started_at = user.vacation_until = None
+    user.save(update_fields=["vacation_started_at", "vacation_until", "vacation_days_used"])
+    for match_id in _active_match_ids(user):
+        match = _lock_match(match_id)
+        seat = Seat.objects.get(match=match, user=user)
+        seat.user = user
+        if seat.paused_seconds is not None and seat.to_act:
+            seat.deadline, seat.paused_seconds = now + timedelta(seconds=seat.paused_seconds), None
+            seat.save(update_fields=["deadline", "paused_seconds"])
+            _schedule_reminders(match, seat, now)
+    return user
+
+
+def seat_seen(*, match_id: int, user: User) -> None:
+    """Record that the player has the match open; at most one row write per PRESENCE_WRITE_SECONDS."""
+    now = timezone.now()
+    Seat.objects.filter(match_id=match_id, user=user).filter(
+        Q(last_seen_at__isnull=True) | Q(last_seen_at__lt=now - timedelta(seconds=PRESENCE_WRITE_SECONDS))
+    ).update(last_seen_at=now)

@@ -1,0 +1,167 @@
+"""Thin, idempotent Celery tasks. They take ids (and the version they were made for)
+and call services; the periodic sweeps (Celery beat) redo whatever a lost or failed
+task left and apply everything that is due: deadlines, reminders, digests, vacations.
+
+A web request never waits on the broker: a failed publish trips a breaker that skips
+publishing for ``BROKER_PAUSE_SECONDS``; the rows stay in the database and the relay
+sweep delivers them once the broker answers again.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from datetime import timedelta
+
+from celery import shared_task
+from django.conf import settings
+from django.db.models import Q
+from django.utils import timezone
+
+from games import services
+from games.models import Notification, Seat, Status
+
+log = logging.getLogger(__name__)
+
+# A move older than this with an AI still to act means its task was lost.
+AI_STALL_SECONDS = 30
+# Notifications due this long ago and still unsent had their task lost: the relay sends them.
+NOTIFICATION_SWEEP_AFTER_SECONDS = 60
+# Kinds no task is published for: only the sweep sends them, as soon as they are due.
+SCHEDULED_KINDS = (Notification.Kind.REMINDER, Notification.Kind.DIGEST)
+# A task retry waits at most this long; later attempts are left to the sweep (no long countdowns).
+MAX_RETRY_COUNTDOWN_SECONDS = 300
+BROKER_PAUSE_SECONDS = 30
+MAX_SEND_ATTEMPTS = 8
+SWEEP_BATCH = 200
+
+
+@shared_task(ignore_result=True)
+def ai_move(match_id: int, expected_version: int) -> None:
+    services.ai_turn_play(match_id=match_id, expected_version=expected_version)
+
+
+@shared_task(bind=True, ignore_result=True, max_retries=MAX_SEND_ATTEMPTS)
+def send_notification(self, notification_id: int) -> None:
+    try:
+        services.notification_send(notification_id=notification_id)
+    except Exception as error:
+        # The mail server or webhook failed: try again later, backing off (30 s, 60 s, 120 s ...).
+        countdown = settings.NOTIFICATION_RETRY_SECONDS * 2**self.request.retries
+        if countdown > MAX_RETRY_COUNTDOWN_SECONDS:
+            log.info("Notification %s: further attempts are left to the sweep.", notification_id)
+            return
+        raise self.retry(exc=error, countdown=countdown) from error
+
+
+@shared_task(ignore_result=True)
+def sweep_notifications() -> int:
+    """The relay: send what is due and was not sent by its own task (lost, failed, or scheduled)."""
+    now = timezone.now()
+    cutoff = now - timedelta(seconds=NOTIFICATION_SWEEP_AFTER_SECONDS)
+    pending = (
+        Notification.objects.filter(sent_at__isnull=True, due_at__lte=now)
+        .filter(Q(created_at__lt=cutoff) | Q(kind__in=SCHEDULED_KINDS) | Q(attempts__gt=0))
+        .order_by("due_at").values_list("pk", flat=True)[:SWEEP_BATCH]
+    )
+    count = 0
+    for notification_id in pending:
+        try:
+            count += services.notification_send(notification_id=notification_id)
+        except Exception:
+            log.warning("Notification %s could not be sent; it stays pending.", notification_id, exc_info=True)
+    return count
+
+
+@shared_task(ignore_result=True)
+def sweep_deadlines() -> int:
+    """Apply every timeout that is due. Each goes through ``match_timeout``, which locks the
+    match and re-checks, so two sweeps at once (or a late one) apply it once."""
+    now = timezone.now()
+    due = (
+        Seat.objects.filter(deadline__lte=now, to_act=True, match__status=Status.ACTIVE)
+        .order_by("deadline").values_list("match_id", "match__version")[:SWEEP_BATCH]
+    )
+    applied = 0
+    for match_id, version in dict(due).items():
+        try:
+            applied += bool(services.match_timeout(match_id=match_id, expected_version=version))
+        except Exception:
+            log.exception("The timeout of match %s failed; the next sweep tries again.", match_id)
+    return applied
+
+
+@shared_task(ignore_result=True)
+def sweep_vacations() -> int:
+    """End the vacations that are over, so the clocks run again."""
+    from accounts.models import User
+
+    over = User.objects.filter(vacation_until__lte=timezone.now()).values_list("pk", flat=True)[:SWEEP_BATCH]
+    for user_id in over:
+        services.vacation_end(user_id=user_id)
+    return len(over)
+
+
+@shared_task(ignore_result=True)
+def sweep_ai_turns() -> int:
+    """Wake AI seats whose task was lost (for example while the broker was down)."""
+    cutoff = timezone.now() - timedelta(seconds=AI_STALL_SECONDS)
+    stalled = (
+        Seat.objects.filter(ai_level__isnull=False, to_act=True, match__status=Status.ACTIVE)
+        .exclude(match__last_move_at__gt=cutoff)
+        .exclude(match__last_move_at__isnull=True, match__created_at__gt=cutoff)
+        .values_list("match_id", "match__version")[:SWEEP_BATCH]
+    )
+    for match_id, version in stalled:
+        ai_move.delay(match_id, version)
+    return len(stalled)
+
+
+# --- called after a commit by services ---------------------------------------------
+
+
+class BrokerBreaker:
+    """Skip publishing for a while after a publish failed, so that a broker that is down
+    costs one failed attempt per process and pause, not one per request."""
+
+    def __init__(self, pause_seconds: float):
+        self.pause_seconds = pause_seconds
+        self._open_until = 0.0
+        self._lock = threading.Lock()
+
+    def closed(self) -> bool:
+        return time.monotonic() >= self._open_until
+
+    def trip(self) -> None:
+        with self._lock:
+            self._open_until = time.monotonic() + self.pause_seconds
+
+    def reset(self) -> None:
+        with self._lock:
+            self._open_until = 0.0
+
+
+breaker = BrokerBreaker(BROKER_PAUSE_SECONDS)
+
+
+def _publish(task, args: tuple) -> bool:
+    if not breaker.closed():
+        log.info("Broker marked down: %s%s is left to the sweep.", task.name, args)
+        return False
+    try:
+        # retry=False: a request must never wait on a broker that is down; the sweep catches up.
+        task.apply_async(args, retry=False)
+    except Exception:
+        breaker.trip()
+        log.warning("Could not publish %s%s; the sweep will do it.", task.name, args, exc_info=True)
+        return False
+    return True
+
+
+def enqueue_ai_move(match_id: int, version: int) -> None:
+    _publish(ai_move, (match_id, version))
+
+
+def enqueue_notification(notification_id: int) -> None:
+    _publish(send_notification, (notification_id,))

@@ -1,0 +1,19 @@
+from django.urls import path
+
+from games import views
+
+urlpatterns = [
+    path("", views.home, name="home"),
+    path("dashboard/", views.dashboard, name="dashboard"),
+    path("lobby/", views.lobby, name="lobby"),
+    path("new/<slug:slug>/", views.match_new, name="match_new"),
+    path("matches/<int:pk>/", views.match_detail, name="match_detail"),
+    path("matches/<int:pk>/poll/", views.match_poll, name="match_poll"),
+    path("matches/<int:pk>/move/", views.match_move, name="match_move"),
+    path("matches/<int:pk>/replay/", views.match_replay, name="match_replay"),
+    path("matches/<int:pk>/join/", views.match_join, name="match_join"),
+    path("matches/<int:pk>/accept/", views.match_accept, name="match_accept"),
+    path("matches/<int:pk>/decline/", views.match_decline, name="match_decline"),
+    path("matches/<int:pk>/cancel/", views.match_cancel, name="match_cancel"),
+    path("matches/<int:pk>/resign/", views.match_resign, name="match_resign"),
+]

@@ -1,0 +1,230 @@
+"""Thin views: parse the request, call a selector or a service, render.
+
+The match page and its HTMX fragment come from one template: ``request.htmx`` asks for
+the ``live`` partial (status, board and move log) instead of the whole page.
+"""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils import timezone
+from django.utils.cache import patch_cache_control, patch_vary_headers
+from django.views.decorators.http import require_GET, require_POST
+
+from games import selectors, services
+from games.boards import board_context
+from games.engine import all_games, get_game
+from games.forms import MatchCreateForm
+from games.models import Match, Status
+from games.replay import positions_count, replay_state
+
+MALFORMED = "This request was malformed: reload the page and try again."
+NOT_FOUND = "There is no such match, or it is not yours to see."
+UNKNOWN_GAME = "There is no such game."
+POLL_SECONDS = 3
+
+
+def home(request):
+    if request.user.is_authenticated:
+        return redirect("dashboard")
+    return render(request, "home.html", {"games": all_games()})
+
+
+@login_required
+@require_GET
+def dashboard(request):
+    return render(request, "games/dashboard.html", {
+        "matches": selectors.matches_of(request.user),
+        "invitations": selectors.invitations_for(request.user),
+        "now": timezone.now(),
+    })
+
+
+@login_required
+@require_GET
+def lobby(request):
+    return render(request, "games/lobby.html", {
+        "games": all_games(),
+        "open_matches": selectors.lobby_open_matches(request.user),
+        "invitations": selectors.invitations_for(request.user),
+    })
+
+
+@login_required
+def match_new(request, slug: str):
+    try:
+        game = get_game(slug)
+    except KeyError:
+        raise Http404(UNKNOWN_GAME) from None
+    form = MatchCreateForm(game, request.POST or None)
+    if request.method == "POST":
+        if form.is_valid():
+            try:
+                match = services.match_create(
+                    creator=request.user,
+                    game_slug=slug,
+                    options=form.cleaned_data["options"],
+                    clock=form.cleaned_data["clock"],
+                    seats=services.creator_seats(
+                        seats=form.cleaned_data["seat_specs"], position=form.cleaned_data["position"]
+                    ),
+                )
+            except (services.ServiceError, ValueError) as error:
+                form.add_error(None, getattr(error, "message", str(error)))
+            else:
+                return redirect("match_detail", pk=match.pk)
+        return render(request, "games/match_new.html", {"game": game, "form": form}, status=400)
+    return render(request, "games/match_new.html", {"game": game, "form": form})
+
+
+# --- the match page ---------------------------------------------------------------------
+
+
+def _viewer_match(request, pk: int) -> Match:
+    match = selectors.match_for_viewer(pk, request.user)
+    if match is None:
+        raise Http404(NOT_FOUND)
+    return match
+
+
+def _match_context(request, match: Match, *, error: str = "") -> dict:
+    game = match.game_obj
+    state = game.load(match.state)
+    seats = list(match.seats.all())
+    my_seat = next((seat for seat in seats if seat.user_id == request.user.pk), None)
+    seat_number = my_seat.number if my_seat else None
+    legal = game.legal_moves(state, seat_number) if my_seat and match.status == Status.ACTIVE else []
+    return {
+        "match": match,
+        "game": game,
+        "seats": seats,
+        "my_seat": my_seat,
+        "view": (view := game.view(state, seat_number)),
+        "board": board_context(game.slug, view, seat_number, legal),
+        "legal": legal,
+        "moves": selectors.match_moves(match),
+        "log_events": selectors.match_log_events(match),
+        "now": timezone.now(),
+        "board_template": f"games/boards/{game.slug}.html",
+        "poll_token": f"{match.version}-{match.status}",
+        "poll_seconds": POLL_SECONDS,
+        "error": error,
+    }
+
+
+def _render_match(request, match: Match, *, error: str = "", status: int = 200) -> HttpResponse:
+    template = "games/match_detail.html#live" if request.htmx else "games/match_detail.html"
+    response = render(request, template, _match_context(request, match, error=error), status=status)
+    # One URL serves a page and a fragment; neither may be cached or kept in history.
+    patch_vary_headers(response, ["HX-Request"])
+    patch_cache_control(response, no_store=True, private=True)
+    return response
+
+
+@login_required
+@require_GET
+def match_detail(request, pk: int):
+    match = _viewer_match(request, pk)
+    services.seat_seen(match_id=pk, user=request.user)
+    return _render_match(request, match)
+
+
+@login_required
+@require_GET
+def match_poll(request, pk: int):
+    """Nothing (204) while the match is unchanged; the fresh fragment once it moved."""
+    token = selectors.match_poll_token(pk)
+    if token is None:
+        raise Http404(NOT_FOUND)
+    services.seat_seen(match_id=pk, user=request.user)
+    if token == request.GET.get("token"):
+        return HttpResponse(status=204)
+    return _render_match(request, _viewer_match(request, pk))
+
+
+@login_required
+@require_POST
+def match_move(request, pk: int):
+    match = _viewer_match(request, pk)
+    move = request.POST.get("move", "")
+    try:
+        version = int(request.POST.get("version", ""))
+    except ValueError:
+        return _render_match(request, match, error=MALFORMED, status=400)
+    if not move or len(move) > 64:
+        return _render_match(request, match, error=MALFORMED, status=400)
+    try:
+        services.move_submit(match_id=match.pk, user=request.user, move=move, expected_version=version)
+    except services.ServiceError as error:
+        match.refresh_from_db()
+        return _render_match(request, match, error=error.message, status=error.status)
+    if request.htmx:
+        return _render_match(request, _viewer_match(request, pk))
+    return redirect("match_detail", pk=pk)
+
+
+def _match_action(service, success: str):
+    """A POST that calls one service on the match and returns to its page with a message."""
+
+    @login_required
+    @require_POST
+    def view(request, pk: int):
+        _viewer_match(request, pk)
+        try:
+            service(match_id=pk, user=request.user)
+        except services.ServiceError as error:
+            return render(request, "games/action_refused.html",
+                          {"message": error.message, "match_id": pk}, status=error.status)
+        messages.success(request, success)
+        return redirect("match_detail", pk=pk)
+
+    return view
+
+
+match_join = _match_action(services.match_join, "You joined the match.")
+match_accept = _match_action(services.match_accept, "You accepted the invitation.")
+match_decline = _match_action(services.match_decline, "You declined the invitation.")
+match_cancel = _match_action(services.match_cancel, "The match is cancelled.")
+match_resign = _match_action(services.match_resign, "You resigned.")
+
+
+@login_required
+@require_GET
+def match_replay(request, pk: int):
+    """Step through every position: ``?ply=N`` shows the position after N moves."""
+    match = _viewer_match(request, pk)
+    moves = selectors.match_moves(match)
+    last = positions_count(moves) - 1
+    try:
+        ply = int(request.GET.get("ply", last))
+    except ValueError:
+        ply = last
+    ply = max(0, min(ply, last))
+    game = match.game_obj
+    my_seat = next((seat for seat in match.seats.all() if seat.user_id == request.user.pk), None)
+    state = replay_state(match, moves[:ply])
+    seat_number = my_seat.number if my_seat else None
+    view = game.view(state, seat_number)
+    context = {
+        "match": match,
+        "game": game,
+        "seats": list(match.seats.all()),
+        "my_seat": my_seat,
+        "view": view,
+        "board": board_context(game.slug, view, seat_number, []),
+        "legal": [],
+        "moves": moves,
+        "ply": ply,
+        "last": last,
+        "shown_move": moves[ply - 1] if ply else None,
+        "board_template": f"games/boards/{game.slug}.html",
+    }
+    template = "games/match_replay.html#replay" if request.htmx else "games/match_replay.html"
+    response = render(request, template, context)
+    patch_vary_headers(response, ["HX-Request"])
+    patch_cache_control(response, no_store=True, private=True)
+    return response
+
