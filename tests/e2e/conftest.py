@@ -1,0 +1,80 @@
+"""End-to-end fixtures: a headless Debian Chromium driven by Playwright, and a real Celery
+worker on the Redis broker, both against pytest-django's live server."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+
+import pytest
+from celery.contrib.testing.worker import start_worker
+from django.db import connections
+from playwright.sync_api import Browser, Page, sync_playwright
+
+from config.celery import app as celery_app
+
+# Playwright's sync API runs an event loop in this thread; Django would otherwise refuse
+# the ORM calls the test and its fixtures make here.
+os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+# Fail fast: nothing on these pages should take longer (the AI reply comes by a 3 s poll).
+TIMEOUT_MS = 15_000
+NO_REDIS = "The e2e tests need a real broker: run them with REDIS_URL=redis://..."
+
+
+@pytest.fixture
+def browser() -> Iterator[Browser]:
+    # Per test, not per session: Playwright's event loop would otherwise stay running in this
+    # thread through the rest of the test session.
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
+        # While Playwright runs, this thread has a contextvars context of its own, so Django
+        # opened separate connections for the test; left open they block dropping the test database.
+        connections.close_all()
+
+
+@pytest.fixture
+def page(browser: Browser) -> Iterator[Page]:
+    context = browser.new_context(viewport={"width": 1100, "height": 900})
+    context.set_default_timeout(TIMEOUT_MS)
+    yield context.new_page()
+    context.close()
+
+
+def _route_tasks_to(queue: str) -> None:
+    """Make ``queue`` the default for publishing and consuming (the app caches its queues)."""
+    celery_app.conf.task_default_queue = queue
+    for cached in ("queues", "default_queue", "router"):
+        delattr(celery_app.amqp, cached)
+
+
+@pytest.fixture
+def celery_worker(live_server):
+    """A real worker in a thread, consuming from the Redis broker the settings name.
+
+    Other test runs may share that Redis, so the tasks go to a queue of this process's own:
+    a worker elsewhere must not play our AI's moves against its own database, nor ours theirs.
+    """
+    broker = celery_app.conf.broker_url or ""
+    assert broker.startswith("redis://"), NO_REDIS
+    default_queue = celery_app.conf.task_default_queue
+    queue = f"e2e-{os.getpid()}"
+    _route_tasks_to(queue)
+    with celery_app.connection_for_write() as connection:
+        connection.default_channel.queue_purge(queue)  # leftovers of an interrupted run
+    try:
+        with start_worker(celery_app, perform_ping_check=False, pool="solo", shutdown_timeout=20) as worker:
+            yield worker
+    finally:
+        _route_tasks_to(default_queue)

@@ -1,0 +1,44 @@
+"""A clock the tests move forward instead of waiting, and matches with a time control."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+
+from games import services
+from games.services import ClockSpec, SeatSpec
+
+
+class Clock:
+    """Stands in for ``timezone.now()`` everywhere (services, tasks, model defaults)."""
+
+    def __init__(self):
+        self.now = timezone.now()
+
+    def __call__(self):
+        return self.now
+
+    def advance(self, **delta) -> None:
+        self.now += timedelta(**delta)
+
+
+@pytest.fixture
+def clock(monkeypatch):
+    fake = Clock()
+    monkeypatch.setattr(timezone, "now", fake)
+    return fake
+
+
+PER_MOVE_2_DAYS = ClockSpec(time_control="per_move", days_per_move=2)
+
+
+def start_timed_match(creator, *opponents, clock: ClockSpec = PER_MOVE_2_DAYS, game="mancala", options=None):
+    """A started match with a time control: the creator on seat 0, then the opponents (accepted)."""
+    seats = [SeatSpec("creator"), *(SeatSpec("user", username=user.username) for user in opponents)]
+    match = services.match_create(creator=creator, game_slug=game, options=options or {}, seats=seats, clock=clock)
+    for user in opponents:
+        services.match_accept(match_id=match.pk, user=user)
+    match.refresh_from_db()
+    return match

@@ -1,0 +1,218 @@
+"""The staff admin: finding matches, looking inside one, and the actions, which go
+through the same services as the site."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+from pytest_django.asserts import assertContains, assertNotContains, assertTemplateUsed
+
+from games import services
+from games.models import Match, MatchEvent, Notification, Seat, Status
+from games.services import SeatSpec
+from tests.conftest import start_match
+from tests.games.conftest import start_timed_match
+
+CHANGELIST = reverse("admin:games_match_changelist")
+
+
+@pytest.fixture
+def staff_client(client, staff):
+    client.force_login(staff)
+    return client
+
+
+@pytest.fixture
+def matches(alice, bob, carol, staff):
+    """One match in each state worth finding: alice-bob and carol-AI in play, carol's open
+    challenge, and an aborted bob-carol match."""
+    aborted = start_match(bob, carol)
+    services.match_abort(match_id=aborted.pk, actor=staff, reason="Test")
+    return {
+        "alice_bob": start_match(alice, bob),
+        "carol_ai": start_match(carol, ai_level=2),
+        "open": services.match_create(creator=carol, game_slug="mancala", options={},
+                                      seats=[SeatSpec("creator"), SeatSpec("open")]),
+        "aborted": aborted,
+    }
+
+
+def listed(response) -> set[int]:
+    return {match.pk for match in response.context["cl"].result_list}
+
+
+def pks(matches: dict[str, Match], *names: str) -> set[int]:
+    return {matches[name].pk for name in names}
+
+
+def test_it_lists_matches_with_game_status_players_and_whose_turn(staff_client, matches):
+    response = staff_client.get(CHANGELIST)
+
+    assert listed(response) == pks(matches, "alice_bob", "carol_ai", "open", "aborted")
+    assertContains(response, '<td class="field-game_name">Mancala</td>', count=4, html=True)
+    assertContains(response, '<td class="field-status">In play</td>', count=2, html=True)
+    assertContains(response, '<td class="field-status">Waiting for players</td>', count=1, html=True)
+    assertContains(response, '<td class="field-players">Alice, Bob</td>', count=1, html=True)
+    assertContains(response, '<td class="field-players">Carol, AI (Strong)</td>', count=1, html=True)
+    assertContains(response, '<td class="field-players">Carol, Open seat</td>', count=1, html=True)
+    assertContains(response, '<td class="field-whose_turn">Alice</td>', count=1, html=True)
+    assertContains(response, '<td class="field-whose_turn">Carol</td>', count=1, html=True)
+    assertContains(response, '<td class="field-whose_turn">—</td>', count=2, html=True)
+
+
+@pytest.mark.parametrize(("query", "expected"), [
+    ("status=active", {"alice_bob", "carol_ai"}),
+    ("status=open", {"open"}),
+    ("game=mancala", {"alice_bob", "carol_ai", "open", "aborted"}),
+    ("game=mancala&status=aborted", {"aborted"}),
+    ("turn=human", {"alice_bob", "carol_ai"}),
+    ("q=bob", {"alice_bob", "aborted"}),
+    ("q=carol&status=active", {"carol_ai"}),
+])
+def test_it_filters_and_searches_matches(staff_client, matches, query, expected):
+    response = staff_client.get(f"{CHANGELIST}?{query}")
+    assert response.status_code == 200
+    assert listed(response) == pks(matches, *expected)
+
+
+def test_its_change_page_shows_seats_moves_events_emails_and_the_position_but_not_the_seed(staff_client, alice, bob):
+    match = start_match(alice, bob)
+    services.move_submit(match_id=match.pk, user=alice, move="1", expected_version=0)
+
+    response = staff_client.get(reverse("admin:games_match_change", args=[match.pk]))
+
+    inlines = {inline.formset.model.__name__: len(inline.forms) for inline in response.context["inline_admin_formsets"]}
+    assert inlines == {
+        "Seat": 2,
+        "MoveRecord": 1,
+        "MatchEvent": MatchEvent.objects.filter(match=match).count(),
+        "Notification": Notification.objects.filter(match=match).count(),
+    }
+    assertContains(response, "Player 1 sows tile 1: 4 coins.")
+    assertContains(response, "Every seat is taken.")
+    assertContains(response, "Bob accepted the invitation.")
+    assertContains(response, f"Your turn in {match}")
+    assertContains(response, "&quot;moves_played&quot;: 1")
+    assertNotContains(response, str(match.seed))
+    assert set(response.context["adminform"].form.fields) == set(), "staff cannot edit a match by hand"
+
+
+def test_the_abort_action_aborts_through_the_service(staff_client, staff, matches):
+    in_play, aborted = matches["alice_bob"], matches["aborted"]
+
+    response = staff_client.post(CHANGELIST, {"action": "abort_matches",
+                                              "_selected_action": [in_play.pk, aborted.pk]}, follow=True)
+
+    texts = [str(message) for message in response.context["messages"]]
+    assert f"Match {in_play.pk} aborted." in texts
+    assert any(text.startswith(f"Match {aborted.pk}:") and "cannot become" in text for text in texts)
+    in_play.refresh_from_db()
+    assert in_play.status == Status.ABORTED and in_play.finished_at is not None
+    assert not in_play.seats.filter(to_act=True).exists()
+    event = MatchEvent.objects.filter(match=in_play).last()
+    assert (event.from_status, event.to_status, event.actor, event.reason) == (
+        Status.ACTIVE, Status.ABORTED, staff, "Aborted by staff.")
+    assert MatchEvent.objects.filter(match=aborted, to_status=Status.ABORTED).count() == 1
+
+
+def test_the_replace_seat_action_asks_which_seat_then_hands_it_to_the_ai(staff_client, staff, matches,
+                                                                        django_capture_on_commit_callbacks):
+    match = matches["alice_bob"]
+    chosen = {"action": "replace_seat_by_ai", "_selected_action": [match.pk]}
+
+    form_page = staff_client.post(CHANGELIST, chosen)
+    assert form_page.status_code == 200
+    assertTemplateUsed(form_page, "admin/games/replace_seat.html")
+    assertContains(form_page, "Seat 2: Bob")
+    assertContains(form_page, f'<input type="hidden" name="_selected_action" value="{match.pk}">', html=True)
+    assert Seat.objects.get(match=match, number=1).user is not None, "nothing changes before the form is sent"
+
+    # Seat 1 (Alice) is to act: handing it over asks the AI to move once the change is committed.
+    with django_capture_on_commit_callbacks(execute=False) as callbacks:
+        response = staff_client.post(CHANGELIST, {**chosen, "apply": "Replace the seat", "seat": "1", "level": "1",
+                                                  "reason": "Alice left the site"})
+    assert response.status_code == 302
+    seat = Seat.objects.get(match=match, number=0)
+    assert (seat.user, seat.ai_level, seat.accepted) == (None, 1, True)
+    event = MatchEvent.objects.filter(match=match).last()
+    assert (event.reason, event.actor, event.to_status) == ("Alice left the site", staff, Status.ACTIVE)
+    assert len(callbacks) == 1
+
+
+def test_the_replace_seat_action_warns_about_a_seat_that_does_not_exist(staff_client, matches):
+    match = matches["alice_bob"]
+    response = staff_client.post(CHANGELIST, {"action": "replace_seat_by_ai", "_selected_action": [match.pk],
+                                              "apply": "Replace the seat", "seat": "3", "level": "1",
+                                              "reason": "Typo"}, follow=True)
+    assert [str(message) for message in response.context["messages"]] == [f"Match {match.pk}: There is no such seat."]
+    assert not Seat.objects.filter(match=match, ai_level__isnull=False).exists()
+
+
+def test_the_resend_action_queues_a_new_outbox_row(staff_client, bob, matches, django_capture_on_commit_callbacks):
+    original = Notification.objects.get(user=bob, kind=Notification.Kind.INVITATION, match=matches["alice_bob"])
+    Notification.objects.filter(pk=original.pk).update(sent_at=original.created_at, attempts=1)
+
+    with django_capture_on_commit_callbacks(execute=False) as callbacks:
+        response = staff_client.post(reverse("admin:games_notification_changelist"),
+                                     {"action": "resend", "_selected_action": [original.pk]})
+
+    assert response.status_code == 302
+    copy = Notification.objects.exclude(pk=original.pk).get(subject=original.subject)
+    assert (copy.user, copy.match, copy.kind, copy.body) == (bob, original.match, original.kind, original.body)
+    assert copy.sent_at is None and copy.attempts == 0
+    assert len(callbacks) == 1, "the copy is handed to the worker after the commit"
+
+
+def test_a_player_who_is_not_staff_is_sent_to_the_admin_login(client, alice, matches):
+    client.force_login(alice)
+    response = client.get(CHANGELIST)
+    assert response.status_code == 302
+    assert response.url.startswith(reverse("admin:login"))
+
+
+def test_the_changelist_makes_as_many_queries_for_twelve_matches_as_for_two(staff_client, alice, bob, carol):
+    def changelist_queries() -> int:
+        with CaptureQueriesContext(connection) as queries:
+            response = staff_client.get(CHANGELIST)
+        assert response.status_code == 200
+        return len(queries)
+
+    def add_matches(count: int) -> None:
+        for number in range(count):
+            if number % 2:
+                start_match(alice, bob)
+            else:
+                start_match(carol, ai_level=1)
+
+    add_matches(2)
+    changelist_queries()  # the first request fills caches the next ones reuse
+    with_two = changelist_queries()
+    add_matches(10)
+    assert Match.objects.count() == 12
+    assert changelist_queries() == with_two
+
+
+def test_staff_see_the_clocks_and_pending_notifications_and_extend_a_deadline_with_a_reason(
+        staff_client, alice, bob, staff, clock):
+    match = start_timed_match(alice, bob)
+    deadline = Seat.objects.get(match=match, number=0).deadline
+    page = staff_client.get(reverse("admin:games_match_change", args=[match.pk]))
+    assertContains(page, "Deadline")
+    assertContains(page, "Time is running out in")  # Alice's pending reminders
+    assertContains(page, "Fixed days per move")
+
+    chosen = {"action": "extend_deadline", "_selected_action": [match.pk]}
+    form_page = staff_client.post(CHANGELIST, chosen)
+    assertContains(form_page, "Extend a seat&#x27;s deadline")
+    response = staff_client.post(CHANGELIST, {**chosen, "apply": "1", "seat": "1", "hours": "48",
+                                              "reason": "Hospital stay"}, follow=True)
+    assert response.status_code == 200
+    assert Seat.objects.get(match=match, number=0).deadline == deadline + timedelta(hours=48)
+    event = MatchEvent.objects.filter(match=match).last()
+    assert event.actor == staff and "48 more hour(s): Hospital stay" in event.reason
+    due = Notification.objects.filter(match=match, kind="reminder", sent_at__isnull=True).order_by("due_at")
+    assert due.first().due_at > clock.now + timedelta(days=1), "reminders follow the new deadline"

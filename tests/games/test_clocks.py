@@ -1,0 +1,240 @@
+"""Time controls: deadlines, time banks, timeouts applied exactly once (also against a
+last-second move and a second sweep), vacations, staff extensions, and how clocks show.
+
+Time is moved forward by the ``clock`` fixture, never waited for."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from django.urls import reverse
+
+from games import services, tasks
+from games.models import DAY, Match, MatchEvent, MoveRecord, Notification, Seat, Status
+from games.services import ClockSpec
+from tests.games.conftest import start_timed_match
+from tests.games.test_race import hold_the_lock_longer, require_postgresql, run_together
+
+BANK = ClockSpec(time_control="bank", bank_initial_days=3, bank_increment_days=2, bank_cap_days=4)
+
+
+def seat(match, number) -> Seat:
+    return Seat.objects.get(match=match, number=number)
+
+
+@pytest.fixture
+def enqueued(monkeypatch):
+    calls: list[tuple] = []
+    monkeypatch.setattr(tasks, "enqueue_ai_move", lambda *args: calls.append(("ai_move", *args)))
+    monkeypatch.setattr(tasks, "enqueue_notification", lambda *args: calls.append(("notification", *args)))
+    return calls
+
+
+def test_a_per_move_clock_runs_for_the_player_to_act_only(clock, alice, bob):
+    match = start_timed_match(alice, bob)
+    assert seat(match, 0).deadline == clock.now + timedelta(days=2)
+    assert seat(match, 1).deadline is None
+
+    clock.advance(hours=30)
+    services.move_submit(match_id=match.pk, user=alice, move="1", expected_version=0)
+    assert seat(match, 0).deadline is None
+    assert seat(match, 1).deadline == clock.now + timedelta(days=2), "a fresh two days for Bob"
+
+
+def test_a_time_bank_keeps_what_is_left_plus_the_increment_up_to_the_cap(clock, alice, bob):
+    match = start_timed_match(alice, bob, clock=BANK)
+    assert seat(match, 0).deadline == clock.now + timedelta(days=3)
+    assert seat(match, 1).bank_seconds == 3 * DAY, "the waiting player's bank is shown from the start"
+
+    clock.advance(days=1)
+    services.move_submit(match_id=match.pk, user=alice, move="1", expected_version=0)
+    assert seat(match, 0).bank_seconds == (3 - 1 + 2) * DAY
+    clock.advance(hours=1)
+    services.move_submit(match_id=match.pk, user=bob, move="1", expected_version=1)
+    assert seat(match, 1).bank_seconds == 4 * DAY, "3 days - 1 hour + 2 days, capped at 4 days"
+    assert seat(match, 0).deadline == clock.now + timedelta(days=4), "Alice's turn runs on her whole bank"
+
+
+def test_a_move_after_the_deadline_is_refused(clock, alice, bob):
+    match = start_timed_match(alice, bob)
+    clock.advance(days=2, seconds=1)
+    with pytest.raises(services.MoveRejected, match="ran out"):
+        services.move_submit(match_id=match.pk, user=alice, move="1", expected_version=0)
+    assert not MoveRecord.objects.filter(match=match).exists()
+
+
+def test_the_late_player_of_two_loses_once_and_both_are_told(clock, alice, bob):
+    match = start_timed_match(alice, bob)
+    clock.advance(days=1)
+    assert tasks.sweep_deadlines() == 0, "nothing is due yet"
+
+    clock.advance(days=1, seconds=1)
+    assert tasks.sweep_deadlines() == 1
+    assert tasks.sweep_deadlines() == 0, "a second (or late) sweep finds nothing to do"
+    assert services.match_timeout(match_id=match.pk, expected_version=0) == []
+
+    match.refresh_from_db()
+    assert match.status == Status.FINISHED
+    assert match.result["winners"] == [1] and "ran out of time" in match.result["reason"]
+    assert MatchEvent.objects.filter(match=match, to_status=Status.FINISHED).count() == 1
+    told = Notification.objects.filter(match=match, kind=Notification.Kind.TIMEOUT)
+    assert sorted(told.values_list("user__username", flat=True)) == ["alice", "bob"]
+    assert not Seat.objects.filter(match=match, deadline__isnull=False).exists()
+
+
+def test_with_three_players_the_ai_takes_the_late_seat_and_the_log_says_so(clock, alice, bob, carol, enqueued,
+                                                                           client, django_capture_on_commit_callbacks):
+    match = start_timed_match(alice, bob, carol, game="jeexa")
+    clock.advance(days=3)
+
+    with django_capture_on_commit_callbacks(execute=True):
+        assert tasks.sweep_deadlines() == 1
+    match.refresh_from_db()
+    assert match.status == Status.ACTIVE
+    late = seat(match, 0)
+    assert late.user is None and late.ai_level == 2 and late.deadline is None
+    assert ("ai_move", match.pk, 0) in enqueued
+    told = Notification.objects.filter(match=match, kind=Notification.Kind.TIMEOUT)
+    assert sorted(told.values_list("user__username", flat=True)) == ["alice", "bob", "carol"]
+    client.force_login(bob)
+    page = client.get(reverse("match_detail", args=[match.pk])).content.decode()
+    assert "Alice ran out of time; the AI plays on." in page
+
+
+@pytest.mark.django_db(transaction=True)
+def test_two_deadline_sweeps_at_once_apply_each_timeout_once(clock, alice, bob, carol, enqueued):
+    require_postgresql()
+    matches = [start_timed_match(alice, bob), start_timed_match(carol, bob), start_timed_match(bob, alice)]
+    clock.advance(days=2, seconds=1)
+
+    counts = run_together(tasks.sweep_deadlines, tasks.sweep_deadlines)
+
+    assert all(isinstance(count, int) for count in counts), counts
+    assert sum(counts) == 3
+    for match in matches:
+        assert MatchEvent.objects.filter(match=match, to_status=Status.FINISHED).count() == 1
+        assert Notification.objects.filter(match=match, kind=Notification.Kind.TIMEOUT).count() == 2
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("attempt", range(4))
+def test_a_timeout_racing_a_last_second_move_ends_with_exactly_one_of_them(attempt, clock, alice, bob, enqueued,
+                                                                           monkeypatch):
+    require_postgresql()
+    match = start_timed_match(alice, bob)
+    deadline = seat(match, 0).deadline
+    clock.advance(days=2, seconds=-1)  # the move comes in one second before the deadline
+    hold_the_lock_longer(monkeypatch, "_after_position_change", "_stop_all_clocks")
+
+    def move():
+        return services.move_submit(match_id=match.pk, user=alice, move="1", expected_version=0)
+
+    def timeout():  # the sweep's clock is a little ahead of the web server's
+        return services.match_timeout(match_id=match.pk, expected_version=0, now=deadline + timedelta(seconds=1))
+
+    calls = [move, timeout] if attempt % 2 else [timeout, move]
+    results = dict(zip(["move", "timeout"] if attempt % 2 else ["timeout", "move"], run_together(*calls),
+                       strict=True))
+    match.refresh_from_db()
+    if isinstance(results["move"], MoveRecord):
+        assert results["timeout"] == [], "the move got in first: the timeout finds the version moved on"
+        assert match.status == Status.ACTIVE and match.version == 1
+        assert seat(match, 1).deadline is not None
+    else:
+        assert results["timeout"] == [0]
+        assert isinstance(results["move"], services.MoveRejected), results
+        assert match.status == Status.FINISHED and match.version == 0
+        assert not MoveRecord.objects.filter(match=match).exists()
+    assert MatchEvent.objects.filter(match=match, to_status=Status.FINISHED).count() == (match.version == 0)
+
+
+def test_a_vacation_stops_the_clocks_and_they_run_on_with_the_time_left(clock, alice, bob, client):
+    match = start_timed_match(alice, bob)
+    clock.advance(hours=12)
+    services.vacation_start(user_id=alice.pk, days=5)
+    alice_seat = seat(match, 0)
+    assert alice_seat.deadline is None and alice_seat.paused_seconds == 36 * 3600
+
+    client.force_login(bob)
+    assert "On vacation until" in client.get(reverse("match_detail", args=[match.pk])).content.decode()
+    clock.advance(days=4)
+    assert tasks.sweep_deadlines() == 0, "no clock runs during a vacation"
+    clock.advance(days=1, seconds=1)
+    assert tasks.sweep_vacations() == 1
+    assert seat(match, 0).deadline == clock.now + timedelta(hours=36)
+    alice.refresh_from_db()
+    assert alice.vacation_until is None and alice.vacation_days_used == 5
+
+
+def test_a_turn_that_begins_during_a_vacation_starts_stopped(clock, alice, bob):
+    match = start_timed_match(alice, bob)
+    services.vacation_start(user_id=bob.pk, days=2)
+    services.move_submit(match_id=match.pk, user=alice, move="1", expected_version=0)
+    bob_seat = seat(match, 1)
+    assert bob_seat.deadline is None and bob_seat.paused_seconds == 2 * DAY
+
+
+def test_the_vacation_allowance_is_thirty_days_a_year_and_early_returns_give_days_back(clock, alice):
+    services.vacation_start(user_id=alice.pk, days=20)
+    with pytest.raises(services.ServiceError, match="already"):
+        services.vacation_start(user_id=alice.pk, days=1)
+    clock.advance(days=5, hours=1)
+    services.vacation_end(user_id=alice.pk)
+    alice.refresh_from_db()
+    assert alice.vacation_days_used == 6, "14 whole days unused go back"
+    with pytest.raises(services.ServiceError, match="24 vacation day"):
+        services.vacation_start(user_id=alice.pk, days=25)
+
+
+def test_staff_extend_a_deadline_with_a_recorded_reason(clock, alice, bob, staff):
+    match = start_timed_match(alice, bob)
+    before = seat(match, 0).deadline
+    with pytest.raises(services.ServiceError, match="why"):
+        services.seat_deadline_extend(match_id=match.pk, seat_number=0, hours=24, actor=staff, reason=" ")
+    services.seat_deadline_extend(match_id=match.pk, seat_number=0, hours=24, actor=staff, reason="Power cut")
+    assert seat(match, 0).deadline == before + timedelta(hours=24)
+    event = MatchEvent.objects.get(match=match, actor=staff)
+    assert "24 more hour(s): Power cut" in event.reason and event.ply == 0
+    with pytest.raises(services.ServiceError, match="no clock"):
+        services.seat_deadline_extend(match_id=match.pk, seat_number=1, hours=1, actor=staff, reason="x")
+
+
+def test_the_dashboard_puts_the_your_turn_match_with_least_time_first(clock, alice, bob, client):
+    slow = start_timed_match(alice, bob, clock=ClockSpec(time_control="per_move", days_per_move=14))
+    fast = start_timed_match(alice, bob, clock=ClockSpec(time_control="per_move", days_per_move=1))
+    client.force_login(alice)
+    page = client.get(reverse("dashboard")).content.decode()
+    assert page.index(f"#{fast.pk}<") < page.index(f"#{slow.pk}<")
+    assert "left" in page
+
+
+def test_a_clock_is_shown_in_the_viewers_time_zone(clock, alice, bob, client):
+    match = start_timed_match(alice, bob)
+    bob.time_zone = "Asia/Tokyo"
+    bob.save()
+    client.force_login(bob)
+    page = client.get(reverse("match_detail", args=[match.pk])).content.decode()
+    assert "JST" in page and "2 days" in page and "2 days per move" in page
+
+
+def test_the_create_form_makes_a_match_with_a_time_bank(client, alice):
+    client.force_login(alice)
+    response = client.post(reverse("match_new", args=["mancala"]), {
+        "option_variant": "egyptian", "position": "first", "seat_1": "ai:1", "time_control": "bank",
+        "bank_initial_days": "5", "bank_increment_days": "1", "bank_cap_days": "10", "on_timeout": "lose",
+    })
+    assert response.status_code == 302
+    match = Match.objects.get()
+    assert (match.time_control, match.bank_initial_days, match.bank_cap_days) == ("bank", 5, 10)
+    assert seat(match, 0).bank_seconds is not None and seat(match, 0).deadline is not None
+    assert seat(match, 1).deadline is None, "the AI has no clock"
+
+
+def test_a_time_bank_whose_cap_is_below_its_start_is_refused(client, alice):
+    client.force_login(alice)
+    response = client.post(reverse("match_new", args=["mancala"]), {
+        "option_variant": "egyptian", "position": "first", "seat_1": "ai:1", "time_control": "bank",
+        "bank_initial_days": "5", "bank_increment_days": "1", "bank_cap_days": "2",
+    })
+    assert response.status_code == 400 and services.BAD_TIME_BANK in response.content.decode()

@@ -1,0 +1,265 @@
+"""How players are told: at once, in a daily digest or not at all; reminders before a clock
+runs out; a webhook; one-click unsubscribe; no email about a match the player is looking at;
+a mail server or webhook that fails is retried with backoff, a permanent failure is shown.
+
+Deliveries go to real servers on 127.0.0.1 (aiosmtpd, an HTTP server); time is moved
+forward by the ``clock`` fixture."""
+
+from __future__ import annotations
+
+import re
+from datetime import timedelta
+
+import pytest
+from django.core import mail
+from django.urls import reverse
+
+from games import services, tasks
+from games.models import Notification
+from tests.games.conftest import start_timed_match
+from tests.games.local_servers import MailServer, WebhookServer
+
+HTMX = {"HTTP_HX_REQUEST": "true"}
+SWEEP_GRACE = timedelta(seconds=tasks.NOTIFICATION_SWEEP_AFTER_SECONDS + 1)
+
+
+def sweep(clock) -> int:
+    """Beat's relay, once its grace for a task of their own has passed."""
+    clock.advance(seconds=SWEEP_GRACE.total_seconds())
+    return tasks.sweep_notifications()
+
+
+def unsubscribe_path(message) -> str:
+    return re.search(r"https?://[^/\s]+(/\S*unsubscribe/\S+)", message.body).group(1)
+
+
+def settle(clock) -> None:
+    """Send what starting the match wrote (the invitation, the first "your turn") and forget it."""
+    sweep(clock)
+    mail.outbox.clear()
+
+
+@pytest.fixture
+def mail_server(settings):
+    with MailServer() as server:
+        settings.MAILERS = server.mailer
+        yield server
+
+
+@pytest.fixture
+def webhook():
+    with WebhookServer() as server:
+        yield server
+
+
+def test_a_your_turn_email_has_a_one_click_unsubscribe_link_and_headers(clock, alice, bob, client):
+    match = start_timed_match(alice, bob)
+    services.move_submit(match_id=match.pk, user=alice, move="1", expected_version=0)
+    assert sweep(clock) >= 1
+    message = next(m for m in mail.outbox if m.to == ["bob@example.com"] and "Your turn" in m.subject)
+    path = unsubscribe_path(message)
+    assert message.extra_headers["List-Unsubscribe"].endswith(f"{path}>")
+    assert message.extra_headers["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
+
+    assert "Unsubscribe" in client.get(path).content.decode(), "GET only asks"
+    bob.refresh_from_db()
+    assert bob.turn_notice == "instant"
+    assert client.post(path).status_code == 200
+    bob.refresh_from_db()
+    assert bob.turn_notice == "none"
+
+
+def test_mail_clients_unsubscribe_with_the_rfc_8058_one_click_post(clock, alice, bob, client):
+    match = start_timed_match(alice, bob)
+    settle(clock)
+    clock.advance(days=1, seconds=1)
+    assert tasks.sweep_notifications() == 1  # Alice's reminder at half time
+    message = next(m for m in mail.outbox if "Time is running out" in m.subject)
+    response = client.post(unsubscribe_path(message), {"List-Unsubscribe": "One-Click"})
+    assert response.status_code == 200
+    alice.refresh_from_db()
+    assert alice.reminders == "" and alice.turn_notice == "instant", "only reminders are stopped"
+    assert match.pk
+
+
+def test_a_forged_unsubscribe_link_changes_nothing(client, bob):
+    assert client.post("/accounts/unsubscribe/not-a-token/").status_code == 404
+    bob.refresh_from_db()
+    assert bob.turn_notice == "instant"
+
+
+def test_reminders_go_out_at_half_and_80_percent_of_the_time_and_stop_when_the_player_moves(clock, alice, bob):
+    started = clock.now
+    match = start_timed_match(alice, bob)
+    due = sorted(Notification.objects.filter(user=alice, kind=Notification.Kind.REMINDER)
+                 .values_list("due_at", flat=True))
+    assert due == [started + timedelta(days=1), started + timedelta(days=1.6)]
+    settle(clock)
+
+    clock.advance(hours=23)
+    assert tasks.sweep_notifications() == 0, "not yet due"
+    clock.advance(hours=1, seconds=1)
+    assert tasks.sweep_notifications() == 1
+    assert tasks.sweep_notifications() == 0, "sent once"
+    assert [m.subject for m in mail.outbox] == [f"Time is running out in {match}"]
+
+    services.move_submit(match_id=match.pk, user=alice, move="1", expected_version=0)
+    assert not Notification.objects.filter(user=alice, kind=Notification.Kind.REMINDER, sent_at__isnull=True).exists()
+    assert Notification.objects.filter(user=bob, kind=Notification.Kind.REMINDER, sent_at__isnull=True).count() == 2
+
+
+def test_a_digest_player_gets_one_email_at_their_hour_listing_the_matches(clock, alice, bob, carol):
+    bob.turn_notice, bob.digest_hour, bob.time_zone = "digest", 8, "Europe/Paris"
+    bob.save()
+    first, second = start_timed_match(alice, bob), start_timed_match(carol, bob)
+    services.move_submit(match_id=first.pk, user=alice, move="1", expected_version=0)
+    services.move_submit(match_id=second.pk, user=carol, move="1", expected_version=0)
+    digest = Notification.objects.get(user=bob, kind=Notification.Kind.DIGEST)
+    assert not Notification.objects.filter(user=bob, kind=Notification.Kind.YOUR_TURN).exists()
+    assert digest.due_at == services.next_digest_at(bob, clock.now)
+    assert digest.due_at.astimezone(__import__("zoneinfo").ZoneInfo("Europe/Paris")).hour == 8
+
+    settle(clock)
+    assert tasks.sweep_notifications() == 0, "not before the digest hour"
+    clock.now = digest.due_at + timedelta(seconds=1)
+    tasks.sweep_notifications()
+    tasks.sweep_notifications()
+    digests = [m for m in mail.outbox if m.to == ["bob@example.com"] and "Your turn in 2 matches" in m.subject]
+    assert len(digests) == 1
+    assert f"/matches/{first.pk}/" in digests[0].body and f"/matches/{second.pk}/" in digests[0].body
+
+
+def test_no_your_turn_email_about_a_match_the_player_is_looking_at(clock, alice, bob, client):
+    match = start_timed_match(alice, bob)
+    client.force_login(bob)
+    assert client.get(reverse("match_poll", args=[match.pk]), {"token": "0-active"}, **HTMX).status_code == 204
+    services.move_submit(match_id=match.pk, user=alice, move="1", expected_version=0)
+    your_turn = Notification.objects.get(user=bob, kind=Notification.Kind.YOUR_TURN)
+    assert services.notification_send(notification_id=your_turn.pk) is False
+    your_turn.refresh_from_db()
+    assert your_turn.outcome == "skipped" and "looking at the match" in your_turn.last_error
+    assert not [m for m in mail.outbox if m.to == ["bob@example.com"] and "Your turn" in m.subject]
+
+    other = start_timed_match(alice, bob)  # a match Bob is not looking at is emailed
+    services.move_submit(match_id=other.pk, user=alice, move="1", expected_version=0)
+    elsewhere = Notification.objects.get(user=bob, match=other, kind=Notification.Kind.YOUR_TURN)
+    assert services.notification_send(notification_id=elsewhere.pk) is True
+
+    clock.advance(minutes=5)  # Bob closed the page a while ago
+    again = Notification.objects.create(user=bob, match=match, kind=Notification.Kind.YOUR_TURN, subject="s", body="b")
+    assert services.notification_send(notification_id=again.pk) is True
+
+
+def test_the_page_records_presence_at_most_once_per_half_minute(clock, alice, bob, client):
+    match = start_timed_match(alice, bob)
+    client.force_login(bob)
+    url = reverse("match_poll", args=[match.pk])
+    client.get(url, {"token": "0-active"}, **HTMX)
+    first = match.seats.get(user=bob).last_seen_at
+    clock.advance(seconds=10)
+    client.get(url, {"token": "0-active"}, **HTMX)
+    assert match.seats.get(user=bob).last_seen_at == first
+    clock.advance(seconds=25)
+    client.get(url, {"token": "0-active"}, **HTMX)
+    assert match.seats.get(user=bob).last_seen_at == clock.now
+
+
+def test_a_refusing_mail_server_is_retried_with_backoff_until_it_accepts(clock, alice, bob, mail_server):
+    match = start_timed_match(alice, bob)
+    tasks.sweep_notifications()  # nothing yet: the invitation is still within its task's grace
+    Notification.objects.exclude(kind=Notification.Kind.REMINDER).update(sent_at=clock.now, outcome="sent")
+    mail_server.refuse_next = 2
+    services.move_submit(match_id=match.pk, user=alice, move="1", expected_version=0)
+    your_turn = Notification.objects.get(user=bob, kind=Notification.Kind.YOUR_TURN)
+
+    assert sweep(clock) == 0
+    your_turn.refresh_from_db()
+    assert your_turn.attempts == 1 and "451" in your_turn.last_error and your_turn.sent_at is None
+    assert your_turn.due_at == clock.now + timedelta(seconds=30), "first backoff: 30 s"
+    assert tasks.sweep_notifications() == 0, "not before the backoff"
+    clock.advance(seconds=31)
+    assert tasks.sweep_notifications() == 0
+    your_turn.refresh_from_db()
+    assert your_turn.attempts == 2 and your_turn.due_at == clock.now + timedelta(seconds=60), "then 60 s"
+    clock.advance(seconds=61)
+    assert tasks.sweep_notifications() == 1
+    assert tasks.sweep_notifications() == 0
+
+    assert mail_server.refused == 2
+    assert len(mail_server.messages) == 1 and mail_server.messages[0].rcpt_tos == ["bob@example.com"]
+    assert b"List-Unsubscribe:" in mail_server.messages[0].original_content
+    your_turn.refresh_from_db()
+    assert your_turn.outcome == "sent" and your_turn.attempts == 3 and your_turn.last_error == ""
+
+
+def test_an_address_the_mail_server_refuses_for_good_is_not_retried_and_is_shown_in_the_profile(
+        clock, alice, bob, mail_server, client):
+    bob.email = "bounce@example.com"
+    bob.save()
+    match = start_timed_match(alice, bob)
+    services.move_submit(match_id=match.pk, user=alice, move="1", expected_version=0)
+    sweep(clock)
+    clock.advance(hours=1)
+    sweep(clock)
+    failed = Notification.objects.filter(user=bob, outcome="failed")
+    assert failed.exists() and all(n.attempts == 1 for n in failed)
+    assert "550" in failed.first().last_error
+    client.force_login(bob)
+    page = client.get(reverse("profile")).content.decode()
+    assert "Messages we could not deliver" in page and "No such mailbox" in page
+
+
+def test_a_webhook_gets_discord_and_slack_json_and_is_retried_after_a_server_error(clock, alice, bob, webhook):
+    bob.webhook_url = webhook.url
+    bob.save()
+    match = start_timed_match(alice, bob)
+    webhook.statuses.extend([500])
+    services.move_submit(match_id=match.pk, user=alice, move="1", expected_version=0)
+    hook = Notification.objects.get(user=bob, kind=Notification.Kind.YOUR_TURN, channel="webhook")
+
+    with pytest.raises(Exception, match="500"):
+        services.notification_send(notification_id=hook.pk)
+    hook.refresh_from_db()
+    assert hook.sent_at is None and hook.due_at > clock.now
+    clock.advance(seconds=31)
+    assert services.notification_send(notification_id=hook.pk) is True
+    assert services.notification_send(notification_id=hook.pk) is False
+    assert len(webhook.bodies) == 1
+    body = webhook.bodies[0]
+    assert body["content"] == body["text"] and f"Your turn in {match}" in body["content"]
+    assert f"/matches/{match.pk}/" in body["content"]
+
+
+def test_a_webhook_that_is_gone_fails_for_good_and_the_profile_says_so(clock, alice, bob, webhook, client):
+    bob.webhook_url = webhook.url
+    bob.save()
+    match = start_timed_match(alice, bob)
+    webhook.statuses.extend([404])
+    services.move_submit(match_id=match.pk, user=alice, move="1", expected_version=0)
+    hook = Notification.objects.get(user=bob, kind=Notification.Kind.YOUR_TURN, channel="webhook")
+    assert services.notification_send(notification_id=hook.pk) is False
+    hook.refresh_from_db()
+    assert hook.outcome == "failed" and "404" in hook.last_error
+    client.force_login(bob)
+    assert "The webhook answered HTTP 404." in client.get(reverse("profile")).content.decode()
+
+
+@pytest.mark.parametrize("url", ["ftp://example.com/hook", "file:///etc/passwd", "javascript:alert(1)"])
+def test_the_profile_accepts_only_http_and_https_webhooks(client, bob, url):
+    client.force_login(bob)
+    response = client.post(reverse("profile"), {
+        "display_name": "", "time_zone": "UTC", "turn_notice": "instant", "digest_hour": "8", "reminders": "",
+        "webhook_url": url,
+    })
+    assert response.status_code == 400
+    bob.refresh_from_db()
+    assert bob.webhook_url == ""
+
+
+def test_a_player_who_wants_no_email_gets_none_but_still_a_webhook(clock, alice, bob, webhook):
+    bob.turn_notice, bob.webhook_url = "none", webhook.url
+    bob.save()
+    match = start_timed_match(alice, bob)
+    services.move_submit(match_id=match.pk, user=alice, move="1", expected_version=0)
+    channels = set(Notification.objects.filter(user=bob, kind="your_turn").values_list("channel", flat=True))
+    assert channels == {"webhook"}

@@ -1,0 +1,229 @@
+"""Services: creating, joining, moving, resigning and aborting matches."""
+
+from __future__ import annotations
+
+import pytest
+from django.core import mail
+
+from games import services
+from games.engine import get_game
+from games.models import MatchEvent, MoveRecord, Notification, Seat, Status
+from games.replay import replay_state
+from games.services import SeatSpec
+from tests.conftest import start_match
+
+MANCALA = get_game("mancala")
+
+
+def stored(match):
+    match.refresh_from_db()
+    return match.state, match.version, match.status, MoveRecord.objects.filter(match=match).count()
+
+
+def test_match_with_an_invited_player_waits_for_acceptance(alice, bob):
+    match = services.match_create(
+        creator=alice, game_slug="mancala", options={},
+        seats=[SeatSpec("creator"), SeatSpec("user", username="bob")],
+    )
+    assert match.status == Status.OPEN
+    assert match.options == {"variant": "egyptian"}
+    assert Notification.objects.get(user=bob).kind == Notification.Kind.INVITATION
+    services.match_accept(match_id=match.pk, user=bob)
+    match.refresh_from_db()
+    assert match.status == Status.ACTIVE
+    assert list(match.seats.values_list("to_act", flat=True)) == [True, False]
+    assert [e.to_status for e in MatchEvent.objects.filter(match=match)][-1] == Status.ACTIVE
+
+
+def test_declining_an_invitation_aborts_the_match(alice, bob):
+    match = services.match_create(creator=alice, game_slug="mancala", options={},
+                                  seats=[SeatSpec("creator"), SeatSpec("user", username="bob")])
+    services.match_decline(match_id=match.pk, user=bob)
+    match.refresh_from_db()
+    assert match.status == Status.ABORTED
+
+
+def test_an_open_challenge_starts_when_someone_joins(alice, bob, carol):
+    match = services.match_create(creator=alice, game_slug="mancala", options={"variant": "nigerian"},
+                                  seats=[SeatSpec("creator"), SeatSpec("open")])
+    with pytest.raises(services.ServiceError, match="already have a seat"):
+        services.match_join(match_id=match.pk, user=alice)
+    services.match_join(match_id=match.pk, user=bob)
+    with pytest.raises(services.ServiceError, match="no longer waiting"):
+        services.match_join(match_id=match.pk, user=carol)
+    match.refresh_from_db()
+    assert match.status == Status.ACTIVE
+    assert [seat.user for seat in match.seats.all()] == [alice, bob]
+
+
+def test_create_refuses_unknown_players_and_ai_levels(alice):
+    with pytest.raises(services.ServiceError, match="no player called"):
+        services.match_create(creator=alice, game_slug="mancala", options={},
+                              seats=[SeatSpec("creator"), SeatSpec("user", username="nobody")])
+    with pytest.raises(services.ServiceError, match="no AI level"):
+        services.match_create(creator=alice, game_slug="mancala", options={},
+                              seats=[SeatSpec("creator"), SeatSpec("ai", ai_level=99)])
+    with pytest.raises(ValueError, match="not a variant"):
+        services.match_create(creator=alice, game_slug="mancala", options={"variant": "martian"},
+                              seats=[SeatSpec("creator"), SeatSpec("open")])
+
+
+def test_two_matches_created_at_once_get_different_seeds(alice, bob):
+    first, second = start_match(alice, bob), start_match(bob, alice)
+    assert first.seed != second.seed
+
+
+def test_creator_position_places_the_creator(alice):
+    seats = [SeatSpec("ai", ai_level=1)]
+    assert services.creator_seats(seats=seats, position="first")[0].kind == "creator"
+    assert services.creator_seats(seats=seats, position="last")[1].kind == "creator"
+
+
+def test_a_move_is_applied_recorded_and_the_turn_passes(match, alice, bob, django_capture_on_commit_callbacks):
+    emails_before = Notification.objects.count()
+    with django_capture_on_commit_callbacks() as callbacks:
+        record = services.move_submit(match_id=match.pk, user=alice, move="3", expected_version=0)
+    match.refresh_from_db()
+    assert match.version == 1
+    assert record.ply == 0 and record.seat == 0 and record.notation == "3"
+    assert "tile 3" in record.description
+    view = MANCALA.view(MANCALA.load(match.state), 0)
+    assert view["tiles"][0] == [4, 4, 0, 5, 5, 5] and view["mancalas"] == [1, 0]
+    # Last coin in her own mancala: Alice moves again, so nobody is emailed and she stays to act.
+    assert list(match.seats.values_list("to_act", flat=True)) == [True, False]
+    assert Notification.objects.count() == emails_before
+    assert callbacks == []
+
+
+def test_a_move_that_passes_the_turn_emails_the_next_player_after_commit(match, alice, bob,
+                                                                          django_capture_on_commit_callbacks):
+    with django_capture_on_commit_callbacks(execute=False) as callbacks:
+        services.move_submit(match_id=match.pk, user=alice, move="1", expected_version=0)
+    notification = Notification.objects.get(user=bob, kind=Notification.Kind.YOUR_TURN)
+    assert f"/matches/{match.pk}/" in notification.body
+    assert "Player 1 sows tile 1" in notification.body
+    assert len(callbacks) == 1, "the email task is enqueued only once the move is committed"
+    assert notification.sent_at is None
+    assert services.notification_send(notification_id=notification.pk) is True
+    assert services.notification_send(notification_id=notification.pk) is False, "sent once"
+    assert len(mail.outbox) == 1 and mail.outbox[0].to == ["bob@example.com"]
+
+
+def test_no_email_when_the_player_switched_it_off(match, alice, bob):
+    bob.turn_notice = "none"
+    bob.save()
+    services.move_submit(match_id=match.pk, user=alice, move="1", expected_version=0)
+    assert not Notification.objects.filter(user=bob).exclude(kind=Notification.Kind.INVITATION).exists()
+
+
+def test_a_stale_move_is_refused_and_changes_nothing(match, alice, bob):
+    services.move_submit(match_id=match.pk, user=alice, move="1", expected_version=0)
+    before = stored(match)
+    with pytest.raises(services.StaleMove, match="changed since you loaded it"):
+        services.move_submit(match_id=match.pk, user=bob, move="1", expected_version=0)
+    assert stored(match) == before
+
+
+@pytest.mark.parametrize(("who", "move", "error", "message"), [
+    ("alice", "9", services.MoveRejected, "1 to 6"),
+    ("alice", "drop table", services.MoveRejected, "name a tile by its number"),
+    ("bob", "1", services.MoveRejected, "not your turn"),
+    ("carol", "1", services.NotAllowed, "not playing in this match"),
+])
+def test_bad_moves_are_refused_in_plain_words_and_change_nothing(match, alice, bob, carol, who, move, error, message):
+    before = stored(match)
+    user = {"alice": alice, "bob": bob, "carol": carol}[who]
+    with pytest.raises(error, match=f"(?i){message}"):
+        services.move_submit(match_id=match.pk, user=user, move=move, expected_version=0)
+    assert stored(match) == before
+
+
+def test_moves_to_a_finished_match_are_refused(match, alice, bob):
+    services.match_resign(match_id=match.pk, user=bob)
+    match.refresh_from_db()
+    assert match.status == Status.FINISHED and match.result["winners"] == [0]
+    with pytest.raises(services.MoveRejected, match="not in play"):
+        services.move_submit(match_id=match.pk, user=alice, move="1", expected_version=0)
+    assert not match.seats.filter(to_act=True).exists()
+
+
+def test_a_played_out_match_finishes_with_the_engine_outcome(alice, bob):
+    match = start_match(alice, bob)
+    state = MANCALA.load(match.state)
+    users = {0: alice, 1: bob}
+    while not MANCALA.is_over(state):
+        seat = MANCALA.to_act(state)[0]
+        move = MANCALA.ai_move(state, seat, 1, seed=match.version)
+        services.move_submit(match_id=match.pk, user=users[seat], move=move, expected_version=match.version)
+        match.refresh_from_db()
+        state = MANCALA.load(match.state)
+    outcome = MANCALA.outcome(state)
+    assert match.status == Status.FINISHED
+    assert match.result["scores"] == list(outcome.scores)
+    assert match.result["winners"] == list(outcome.winners)
+    assert sum(outcome.scores) == 48
+    assert Notification.objects.filter(kind=Notification.Kind.MATCH_OVER).count() == 1
+
+
+def test_replaying_seed_and_move_records_reproduces_the_stored_state(alice, bob):
+    match = start_match(alice, bob, variant="ethiopian")
+    users = {0: alice, 1: bob}
+    for _ in range(25):
+        state = MANCALA.load(match.state)
+        if MANCALA.is_over(state):
+            break
+        seat = MANCALA.to_act(state)[0]
+        move = MANCALA.ai_move(state, seat, 1, seed=match.version)
+        services.move_submit(match_id=match.pk, user=users[seat], move=move, expected_version=match.version)
+        match.refresh_from_db()
+    records = list(MoveRecord.objects.filter(match=match))
+    assert len(records) == match.version
+    assert MANCALA.dump(replay_state(match, records)) == match.state
+
+
+def test_move_records_are_append_only(match, alice):
+    record = services.move_submit(match_id=match.pk, user=alice, move="1", expected_version=0)
+    record.notation = "2"
+    with pytest.raises(ValueError, match="append-only"):
+        record.save()
+
+
+def test_an_ai_seat_gets_a_task_and_its_move_goes_through_the_same_service(alice, django_capture_on_commit_callbacks):
+    with django_capture_on_commit_callbacks(execute=False) as callbacks:
+        match = start_match(alice, ai_level=2)
+        services.move_submit(match_id=match.pk, user=alice, move="1", expected_version=0)
+    assert len(callbacks) == 1
+    record = services.ai_turn_play(match_id=match.pk, expected_version=1)
+    assert record is not None and record.by_ai and record.seat == 1
+    # The same task again finds the match moved on and does nothing.
+    assert services.ai_turn_play(match_id=match.pk, expected_version=1) is None
+
+
+def test_resigning_and_aborting_write_status_events(match, alice, staff):
+    services.match_abort(match_id=match.pk, actor=staff, reason="Test abort")
+    match.refresh_from_db()
+    assert match.status == Status.ABORTED
+    event = MatchEvent.objects.filter(match=match).last()
+    assert (event.from_status, event.to_status, event.reason, event.actor) == (Status.ACTIVE, Status.ABORTED,
+                                                                                "Test abort", staff)
+    with pytest.raises(services.ServiceError, match="cannot become"):
+        services.match_abort(match_id=match.pk, actor=staff, reason="again")
+
+
+def test_staff_can_hand_a_seat_to_the_ai(match, bob, staff, django_capture_on_commit_callbacks):
+    with django_capture_on_commit_callbacks(execute=False) as callbacks:
+        services.seat_replace_by_ai(match_id=match.pk, seat_number=0, level=1, actor=staff, reason="Alice left")
+    seat = Seat.objects.get(match=match, number=0)
+    assert seat.user is None and seat.ai_level == 1
+    assert len(callbacks) == 1, "the AI is asked to move since the seat is to act"
+    assert services.ai_turn_play(match_id=match.pk, expected_version=0) is not None
+
+
+def test_only_the_creator_cancels_an_open_match(alice, bob):
+    match = services.match_create(creator=alice, game_slug="mancala", options={},
+                                  seats=[SeatSpec("creator"), SeatSpec("open")])
+    with pytest.raises(services.NotAllowed):
+        services.match_cancel(match_id=match.pk, user=bob)
+    services.match_cancel(match_id=match.pk, user=alice)
+    match.refresh_from_db()
+    assert match.status == Status.ABORTED

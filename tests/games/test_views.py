@@ -1,0 +1,271 @@
+"""Pages and the HTMX fragments: every action as a plain form and as HTMX, and every bad input."""
+
+from __future__ import annotations
+
+import pytest
+from django.db import connection
+from django.test import Client
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+from django.utils import timezone
+
+from games import services
+from games.engine import get_game
+from games.models import Match, MoveRecord, Notification, Status
+from games.services import ClockSpec
+from tests.conftest import start_match
+from tests.games.conftest import start_timed_match
+
+MANCALA = get_game("mancala")
+HTMX = {"HTTP_HX_REQUEST": "true"}
+
+
+@pytest.fixture
+def alice_client(client, alice):
+    client.force_login(alice)
+    return client
+
+
+def move_url(match):
+    return reverse("match_move", args=[match.pk])
+
+
+def snapshot(match):
+    match.refresh_from_db()
+    return match.state, match.version, MoveRecord.objects.filter(match=match).count()
+
+
+def play_moves(match, users, count, *, slowly=False):
+    """Play ``count`` moves (fewer if the game ends). The easy AI chooses, or, ``slowly``,
+    the move that banks the fewest coins, which keeps an Ethiopian game going for hundreds of moves."""
+    for _ in range(count):
+        match.refresh_from_db()
+        state = MANCALA.load(match.state)
+        if MANCALA.is_over(state):
+            return
+        seat = MANCALA.to_act(state)[0]
+        if slowly:
+            move = min(MANCALA.legal_moves(state, seat),
+                       key=lambda m: sum(MANCALA.view(MANCALA.apply(state, seat, m), None)["mancalas"]))
+        else:
+            move = MANCALA.ai_move(state, seat, 1, seed=match.version)
+        services.move_submit(match_id=match.pk, user=users[seat], move=move, expected_version=match.version)
+
+
+def test_pages_need_a_login(client, match):
+    for url in [reverse("dashboard"), reverse("lobby"), reverse("match_detail", args=[match.pk])]:
+        response = client.get(url)
+        assert response.status_code == 302 and "/accounts/login/" in response["Location"]
+
+
+def test_dashboard_lists_my_turn_first(alice_client, alice, bob, carol):
+    waiting = start_match(bob, alice)  # bob moves first: not alice's turn
+    mine = start_match(alice, carol)  # alice moves first
+    services.match_create(creator=carol, game_slug="mancala", options={}, seats=[
+        services.SeatSpec("creator"), services.SeatSpec("open")])
+    html = alice_client.get(reverse("dashboard")).content.decode()
+    assert html.index(f"Mancala #{mine.pk}") < html.index(f"Mancala #{waiting.pk}")
+    assert "Your turn" in html
+
+
+def test_lobby_shows_open_challenges_and_invitations(alice_client, alice, bob):
+    services.match_create(creator=bob, game_slug="mancala", options={"variant": "kalah"},
+                          seats=[services.SeatSpec("creator"), services.SeatSpec("open")])
+    services.match_create(creator=bob, game_slug="mancala", options={},
+                          seats=[services.SeatSpec("creator"), services.SeatSpec("user", username="alice")])
+    html = alice_client.get(reverse("lobby")).content.decode()
+    assert "Open challenges" in html and "Kalah" in html and ">Join<" in html
+    assert "Invitations" in html and "Accept" in html
+
+
+def test_creating_a_match_against_the_ai(alice_client):
+    response = alice_client.post(reverse("match_new", args=["mancala"]), {
+        "option_variant": "ethiopian", "position": "first", "seat_1": "ai:2", "invite_1": "",
+    })
+    match = Match.objects.get()
+    assert response.status_code == 302 and response["Location"] == reverse("match_detail", args=[match.pk])
+    assert match.status == Status.ACTIVE and match.options == {"variant": "ethiopian"}
+    assert match.seats.get(number=1).ai_level == 2
+
+
+@pytest.mark.parametrize(("data", "message"), [
+    ({"option_variant": "martian", "position": "first", "seat_1": "ai:1"}, "Select a valid choice"),
+    ({"option_variant": "egyptian", "position": "first", "seat_1": "invite", "invite_1": ""}, "Type the username"),
+    ({"option_variant": "egyptian", "position": "first", "seat_1": "invite", "invite_1": "ghost"}, "no player called"),
+    ({"option_variant": "egyptian", "position": "first", "seat_1": "ai:7"}, "Select a valid choice"),
+])
+def test_a_forged_or_wrong_create_form_is_refused_with_a_reason(alice_client, data, message):
+    response = alice_client.post(reverse("match_new", args=["mancala"]), data)
+    assert response.status_code == 400
+    assert message in response.content.decode()
+    assert not Match.objects.exists()
+
+
+def test_the_match_page_draws_the_board_with_clickable_legal_moves(alice_client, match):
+    response = alice_client.get(reverse("match_detail", args=[match.pk]))
+    html = response.content.decode()
+    assert response.status_code == 200
+    assert html.count('name="move"') == 6  # six tiles of four coins
+    assert 'name="version" value="0"' in html
+    assert "Your turn" in html
+    assert response["Cache-Control"].startswith("no-store") or "no-store" in response["Cache-Control"]
+    assert "HX-Request" in response["Vary"]
+
+
+def test_a_move_as_a_plain_form_redirects_back_to_the_match(alice_client, match):
+    response = alice_client.post(move_url(match), {"move": "1", "version": "0"})
+    assert response.status_code == 302
+    assert snapshot(match)[1] == 1
+
+
+def test_a_move_with_htmx_returns_the_redrawn_fragment(alice_client, match):
+    response = alice_client.post(move_url(match), {"move": "1", "version": "0"}, **HTMX)
+    html = response.content.decode()
+    assert response.status_code == 200
+    assert "<html" not in html and 'id="live"' in html
+    assert "Player 1 sows tile 1" in html  # the move log
+    assert 'name="move"' not in html  # now it is Bob's turn
+
+
+@pytest.mark.parametrize(("data", "status", "message"), [
+    ({"move": "7", "version": "0"}, 422, "1 to 6"),
+    ({"move": "1", "version": "5"}, 409, "changed since you loaded it"),
+    ({"move": "1", "version": "abc"}, 400, "malformed"),
+    ({"move": "", "version": "0"}, 400, "malformed"),
+    ({"version": "0"}, 400, "malformed"),
+    ({"move": "x" * 500, "version": "0"}, 400, "malformed"),
+])
+@pytest.mark.parametrize("headers", [{}, HTMX], ids=["form", "htmx"])
+def test_bad_moves_get_a_clear_message_a_4xx_and_change_nothing(alice_client, match, data, status, message, headers):
+    before = snapshot(match)
+    response = alice_client.post(move_url(match), data, **headers)
+    assert response.status_code == status
+    assert message in response.content.decode()
+    assert snapshot(match) == before
+
+
+def test_a_move_out_of_turn_is_refused(client, match, bob):
+    client.force_login(bob)
+    before = snapshot(match)
+    response = client.post(move_url(match), {"move": "1", "version": "0"}, **HTMX)
+    assert response.status_code == 422 and "not your turn" in response.content.decode()
+    assert snapshot(match) == before
+
+
+def test_someone_elses_match_is_not_found(client, match, carol):
+    client.force_login(carol)
+    before = snapshot(match)
+    assert client.get(reverse("match_detail", args=[match.pk])).status_code == 404
+    assert client.post(move_url(match), {"move": "1", "version": "0"}).status_code == 404
+    assert client.get(reverse("match_replay", args=[match.pk])).status_code == 404
+    assert snapshot(match) == before
+
+
+def test_a_missing_match_is_not_found(alice_client):
+    assert alice_client.get(reverse("match_detail", args=[9999])).status_code == 404
+    assert alice_client.get(reverse("match_poll", args=[9999])).status_code == 404
+
+
+def test_a_move_without_csrf_token_is_refused(alice, match):
+    client = Client(enforce_csrf_checks=True)
+    client.force_login(alice)
+    before = snapshot(match)
+    response = client.post(move_url(match), {"move": "1", "version": "0"})
+    assert response.status_code == 403
+    assert snapshot(match) == before
+
+
+def test_moving_needs_post(alice_client, match):
+    assert alice_client.get(move_url(match)).status_code == 405
+
+
+def test_polling_returns_nothing_until_the_match_changes(alice_client, match, bob):
+    url = reverse("match_poll", args=[match.pk])
+    assert alice_client.get(url, {"token": "0-active"}, **HTMX).status_code == 204
+    services.move_submit(match_id=match.pk, user=match.seats.get(number=0).user, move="1", expected_version=0)
+    response = alice_client.get(url, {"token": "0-active"}, **HTMX)
+    assert response.status_code == 200 and "Player 1 sows tile 1" in response.content.decode()
+    assert alice_client.get(url, {"token": "1-active"}, **HTMX).status_code == 204
+
+
+def test_polling_an_unchanged_match_is_one_cheap_query(alice_client, match, django_assert_max_num_queries):
+    url = reverse("match_poll", args=[match.pk])
+    alice_client.get(url, {"token": "0-active"})  # warm the session
+    with CaptureQueriesContext(connection) as queries:
+        assert alice_client.get(url, {"token": "0-active"}, **HTMX).status_code == 204
+    match_queries = [q["sql"] for q in queries.captured_queries if "games_match" in q["sql"]]
+    assert len(match_queries) == 1
+
+
+def test_replay_steps_through_every_position(alice_client, match, alice, bob):
+    play_moves(match, {0: alice, 1: bob}, 5)
+    url = reverse("match_replay", args=[match.pk])
+    start = alice_client.get(url, {"ply": 0}).content.decode()
+    assert "The starting position" in start and "Position 0 of 5" in start
+    step = alice_client.get(url, {"ply": 1}, **HTMX).content.decode()
+    assert "<html" not in step and "After move 1: Player 1 sows tile" in step
+    assert "Position 5 of 5" in alice_client.get(url, {"ply": 99}).content.decode()
+    assert "Position 5 of 5" in alice_client.get(url, {"ply": "junk"}).content.decode()
+
+
+def test_resigning_as_a_plain_form(alice_client, match):
+    response = alice_client.post(reverse("match_resign", args=[match.pk]))
+    assert response.status_code == 302
+    match.refresh_from_db()
+    assert match.status == Status.FINISHED and match.result["winners"] == [1]
+    page = alice_client.get(reverse("match_detail", args=[match.pk])).content.decode()
+    assert "Bob" in page and "wins" in page and "resigned" in page
+
+
+def test_a_refused_action_says_why(alice_client, match):
+    response = alice_client.post(reverse("match_join", args=[match.pk]))
+    assert response.status_code == 400
+    assert "no longer waiting for players" in response.content.decode()
+
+
+def count_queries(client, method, url, data=None):
+    with CaptureQueriesContext(connection) as queries:
+        response = getattr(client, method)(url, data or {}, **HTMX)
+    assert response.status_code in (200, 302)
+    return len(queries.captured_queries)
+
+
+@pytest.mark.parametrize("time_control", [None, ClockSpec(time_control="bank", bank_initial_days=3,
+                                                           bank_increment_days=1, bank_cap_days=9)])
+def test_query_counts_do_not_grow_with_the_number_of_moves(client, alice, bob, time_control):
+    if time_control is None:
+        short, long = start_match(alice, bob, variant="ethiopian"), start_match(alice, bob, variant="ethiopian")
+    else:
+        short, long = (start_timed_match(alice, bob, clock=time_control, options={"variant": "ethiopian"})
+                       for _ in range(2))
+    users = {0: alice, 1: bob}
+    play_moves(short, users, 1)
+    play_moves(long, users, 200, slowly=True)
+    short.refresh_from_db()
+    long.refresh_from_db()
+    assert (short.version, long.version) == (1, 200)
+    client.force_login(alice)
+    pages = [count_queries(client, "get", reverse("match_detail", args=[m.pk])) for m in (short, long)]
+    assert pages[0] == pages[1]
+    moves = []
+    Notification.objects.update(sent_at=timezone.now())  # the same email work in both matches
+    for m in (short, long):
+        state = MANCALA.load(m.state)
+        seat = MANCALA.to_act(state)[0]
+        client.force_login(users[seat])
+        legal = MANCALA.legal_moves(state, seat)
+        passing = [mv for mv in legal if MANCALA.to_act(MANCALA.apply(state, seat, mv)) != (seat,)]
+        data = {"move": passing[0], "version": m.version}
+        moves.append(count_queries(client, "post", move_url(m), data))
+    assert moves[0] == moves[1]
+
+
+def test_dashboard_query_count_does_not_grow_with_the_number_of_matches(client, alice, bob):
+    start_match(alice, bob)
+    client.force_login(alice)
+    few = count_queries(client, "get", reverse("dashboard"))
+    for _ in range(5):
+        start_match(alice, bob)
+        start_timed_match(alice, bob)  # with clocks shown
+    services.vacation_start(user_id=bob.pk, days=3)  # and an opponent on vacation
+    assert count_queries(client, "get", reverse("dashboard")) == few
