@@ -1,0 +1,252 @@
+"""What a move costs through the whole site, whether query counts stay flat as a game
+grows, and how strong the Mancala AI is.
+
+    python bench/site.py [--moves N] [--ai-games G]
+
+Everything runs in a throwaway test database (a temporary SQLite file, or a PostgreSQL
+database of its own when DATABASE_URL names one), created here and dropped at the end,
+so real data is never touched. The tasks the moves schedule go to an in-memory broker:
+no Celery worker anywhere runs them. Prints numbers only; nothing here asserts on time.
+"""
+
+# Django must be set up before the project's modules can be imported.
+# ruff: noqa: E402
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import tempfile
+import time
+import warnings
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+warnings.filterwarnings("ignore", "No directory at", UserWarning)  # whitenoise, before collectstatic
+
+import django
+
+django.setup()
+
+from django.db import connection, transaction
+from django.db.models.functions import Now
+from django.http import HttpResponse
+from django.test import Client
+from django.test.utils import (
+    CaptureQueriesContext,
+    override_settings,
+    setup_test_environment,
+    teardown_test_environment,
+)
+from django.urls import path, reverse
+from django.utils import timezone
+
+from bench import mancala_ai
+from config.celery import app as celery_app
+from games.engine import get_game
+from games.models import Match, Notification, Status
+from tests.conftest import make_user, start_match
+from tests.games.test_views import play_moves
+
+MANCALA = get_game("mancala")
+HTMX = {"HTTP_HX_REQUEST": "true"}
+WARMUP = 5  # requests run before timing starts: the first ones load templates and fill caches
+LONG_GAME = 200
+AI_PAIRS = (("strong", "easy"), ("strong", "random"), ("easy", "random"))
+
+
+# --- the comparison view: one write by primary key, nothing else ------------------------
+
+
+def bare_write(request, pk: int) -> HttpResponse:
+    with transaction.atomic():
+        Match.objects.filter(pk=pk).update(last_move_at=Now())
+    return HttpResponse("ok")
+
+
+urlpatterns = [path("bare/<int:pk>/", bare_write, name="bare_write")]
+
+
+# --- set-up ---------------------------------------------------------------------------
+
+
+@contextmanager
+def throwaway_database() -> Iterator[str]:
+    """A fresh, migrated test database for the duration; yields a description of it."""
+    setup_test_environment(debug=False)
+    real_name = connection.settings_dict["NAME"]
+    with tempfile.TemporaryDirectory() as tmp:
+        test_settings = connection.settings_dict["TEST"]
+        if connection.vendor == "sqlite":
+            # A file, like the site's own database (WAL, immediate transactions), not :memory:.
+            test_settings["NAME"] = str(Path(tmp) / "bench.sqlite3")
+        else:
+            # Never the test_<name> a test run may be using right now.
+            test_settings["NAME"] = f"test_{real_name}_bench_{os.getpid()}"
+        name = connection.creation.create_test_db(verbosity=0, autoclobber=True)
+        try:
+            yield f"{connection.vendor} ({name})"
+        finally:
+            connection.creation.destroy_test_db(real_name, verbosity=0)
+            teardown_test_environment()
+
+
+def keep_tasks_in_memory() -> None:
+    celery_app.conf.broker_url = "memory://localhost/"
+    celery_app.conf.broker_transport_options = {}
+
+
+def logged_in(user) -> Client:
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+def expect_ok(response: HttpResponse, what: str) -> HttpResponse:
+    if response.status_code != 200:
+        raise RuntimeError(f"{what} answered {response.status_code}: {response.content[:300]!r}")
+    return response
+
+
+def table(headers: list[str], rows: list[list[str]]) -> str:
+    widths = [max(len(cell) for cell in column) for column in zip(headers, *rows, strict=True)]
+    lines = [headers, ["-" * width for width in widths], *rows]
+    return "\n".join("  ".join(cell.ljust(width) for cell, width in zip(line, widths, strict=True)) for line in lines)
+
+
+# --- (a) time of a move against a bare write ---------------------------------------------
+
+
+def timed(request: Callable[[], HttpResponse], what: str) -> float:
+    started = time.perf_counter()
+    response = request()
+    elapsed = time.perf_counter() - started
+    expect_ok(response, what)
+    return elapsed
+
+
+def move_times(clients: dict[int, Client], alice, bob, count: int) -> tuple[list[float], int]:
+    """Seconds per HTMX move request, two human players, new Egyptian matches as games end."""
+    times: list[float] = []
+    matches = 0
+    match = None
+    while len(times) < count + WARMUP:
+        if match is None or match.status != Status.ACTIVE:
+            match, matches = start_match(alice, bob), matches + 1
+        state = MANCALA.load(match.state)
+        seat = MANCALA.to_act(state)[0]
+        data = {"move": MANCALA.ai_move(state, seat, 1, seed=match.version), "version": match.version}
+        url = reverse("match_move", args=[match.pk])
+        times.append(timed(lambda c=clients[seat], u=url, d=data: c.post(u, d, **HTMX), "a move"))
+        match.refresh_from_db()
+    return times[WARMUP:], matches
+
+
+def bare_times(client: Client, match_pk: int, count: int) -> list[float]:
+    url = f"/bare/{match_pk}/"
+    with override_settings(ROOT_URLCONF=__name__):
+        times = [timed(lambda: client.post(url, **HTMX), "the bare view") for _ in range(count + WARMUP)]
+    return times[WARMUP:]
+
+
+def time_row(name: str, times: list[float]) -> list[str]:
+    return [name, str(len(times)), f"{1000 * statistics.mean(times):.2f}", f"{1000 * statistics.median(times):.2f}"]
+
+
+def report_move_cost(alice, bob, count: int) -> None:
+    clients = {0: logged_in(alice), 1: logged_in(bob)}
+    moves, matches = move_times(clients, alice, bob, count)
+    bare = bare_times(clients[0], Match.objects.first().pk, count)
+    print(f"(a) One request through the whole stack (test Client, HTMX, logged in; {WARMUP} warm-up requests "
+          f"not counted). Moves: two human players, {matches} Egyptian matches.")
+    print(table(["request", "n", "mean ms", "median ms"],
+                [time_row("move (match_move view)", moves), time_row("bare view, one UPDATE by pk", bare)]))
+    print(f"ratio move / bare: mean {statistics.mean(moves) / statistics.mean(bare):.1f}x, "
+          f"median {statistics.median(moves) / statistics.median(bare):.1f}x\n")
+
+
+# --- (b) query counts after 1 and after 200 moves -------------------------------------------
+
+
+def queries_of(request: Callable[[], HttpResponse], what: str) -> int:
+    with CaptureQueriesContext(connection) as queries:
+        expect_ok(request(), what)
+    return len(queries.captured_queries)
+
+
+def move_queries(match: Match, clients: dict[int, Client]) -> int:
+    """Queries of one HTMX move that hands the turn to the other player."""
+    state = MANCALA.load(match.state)
+    seat = MANCALA.to_act(state)[0]
+    legal = MANCALA.legal_moves(state, seat)
+    move = next(m for m in legal if MANCALA.to_act(MANCALA.apply(state, seat, m)) != (seat,))
+    url = reverse("match_move", args=[match.pk])
+    return queries_of(lambda: clients[seat].post(url, {"move": move, "version": match.version}, **HTMX), "a move")
+
+
+def count_row(name: str, counts: list[int]) -> list[str]:
+    return [name, *map(str, counts), "equal" if counts[0] == counts[1] else "NOT equal"]
+
+
+def report_query_counts(alice, bob) -> None:
+    users, clients = {0: alice, 1: bob}, {0: logged_in(alice), 1: logged_in(bob)}
+    short, long = start_match(alice, bob, variant="ethiopian"), start_match(alice, bob, variant="ethiopian")
+    play_moves(short, users, 1)
+    play_moves(long, users, LONG_GAME, slowly=True)  # the move that banks least keeps the game going
+    # A pending "your turn" email suppresses the next one: make both matches owe the same email work.
+    Notification.objects.update(sent_at=timezone.now())
+    games = [Match.objects.get(pk=match.pk) for match in (short, long)]
+    pages = [queries_of(lambda m=m: clients[0].get(reverse("match_detail", args=[m.pk])), "the match page")
+             for m in games]
+    moves = [move_queries(m, clients) for m in games]
+    print(f"(b) SQL queries per request, Ethiopian match after {games[0].version} and after {games[1].version} moves.")
+    print(table(["request", f"after {games[0].version}", f"after {games[1].version}", "verdict"], [
+        count_row("match page (full GET)", pages),
+        count_row("move (HTMX POST)", moves),
+    ]))
+    print()
+
+
+# --- (c) the AI -------------------------------------------------------------------------------
+
+
+def ai_row(variant: str, first: str, second: str, games: int) -> list[str]:
+    tally = mancala_ai.match(variant, first, second, games)
+    played = tally.wins + tally.draws + tally.losses
+    speed = [f"{1000 * tally.seconds[name] / tally.moves[name]:.1f}" if tally.moves.get(name) else "-"
+             for name in (first, second)]
+    return [variant, f"{first} vs {second}", str(played),
+            *(f"{count / played:.0%}" for count in (tally.wins, tally.draws, tally.losses)), *speed]
+
+
+def report_ai(games: int) -> None:
+    rows = [ai_row(variant, first, second, games)
+            for variant in MANCALA.options["variant"] for first, second in AI_PAIRS]
+    print(f"(c) Mancala AI (bench/mancala_ai.py), {games} games per pairing, seats alternating; "
+          "rates are the first-named player's.")
+    print(table(["variant", "pairing", "games", "win", "draw", "loss", "ms/move 1st", "ms/move 2nd"], rows))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--moves", type=int, default=200, help="timed move requests (default 200)")
+    parser.add_argument("--ai-games", type=int, default=6, help="AI games per pairing; 0 skips (default 6)")
+    args = parser.parse_args()
+    keep_tasks_in_memory()
+    with throwaway_database() as database:
+        print(f"Django {django.get_version()}, database: {database}, DEBUG off, broker memory://\n")
+        alice, bob = make_user("alice"), make_user("bob")
+        report_move_cost(alice, bob, args.moves)
+        report_query_counts(alice, bob)
+    if args.ai_games:
+        report_ai(args.ai_games)
+
+
+if __name__ == "__main__":
+    main()
