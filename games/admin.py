@@ -12,7 +12,7 @@ from django.shortcuts import render
 from django.utils.html import format_html
 
 from games import services
-from games.models import Match, MatchEvent, MoveRecord, Notification, Seat
+from games.models import Match, MatchEvent, MoveRecord, Notification, Seat, Status
 
 
 class ReadOnlyInline(admin.TabularInline):
@@ -34,10 +34,29 @@ class SeatInline(ReadOnlyInline):
     readonly_fields = fields
 
 
+NOTATION_HIDDEN = "shown when the match ends"
+
+
+@admin.display(description="notation")
+def notation_after_the_end(record: MoveRecord) -> str:
+    """A move's notation may name a hidden thing (a Mesopotamia offering under a hut), and
+    staff can be players too: during play they get the public description only."""
+    if record.match.status in (Status.FINISHED, Status.ABORTED):
+        return record.notation
+    return NOTATION_HIDDEN
+
+
 class MoveRecordInline(ReadOnlyInline):
     model = MoveRecord
-    fields = ("ply", "seat", "notation", "description", "by_ai", "created_at")
+    fields = ("ply", "seat", "notation_shown", "description", "by_ai", "created_at")
     readonly_fields = fields
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).select_related("match")
+
+    @admin.display(description="notation")
+    def notation_shown(self, record: MoveRecord) -> str:
+        return notation_after_the_end(record)
 
 
 class MatchEventInline(ReadOnlyInline):
@@ -199,9 +218,14 @@ class NotificationAdmin(admin.ModelAdmin):
 
 @admin.register(MoveRecord)
 class MoveRecordAdmin(admin.ModelAdmin):
-    list_display = ("match", "ply", "seat", "notation", "description", "by_ai", "created_at")
+    list_display = ("match", "ply", "seat", "notation_shown", "description", "by_ai", "created_at")
+    list_select_related = ("match",)
     search_fields = ("=match__id",)
-    readonly_fields = ("match", "ply", "seat", "notation", "description", "by_ai", "created_at")
+    readonly_fields = ("match", "ply", "seat", "notation_shown", "description", "by_ai", "created_at")
+
+    @admin.display(description="notation")
+    def notation_shown(self, record: MoveRecord) -> str:
+        return notation_after_the_end(record)
 
     def has_add_permission(self, request):
         return False

@@ -3,6 +3,7 @@ through the same services as the site."""
 
 from __future__ import annotations
 
+import re
 from datetime import timedelta
 
 import pytest
@@ -99,6 +100,26 @@ def test_its_change_page_shows_seats_moves_events_emails_and_the_position_but_no
     assertContains(response, "&quot;moves_played&quot;: 1")
     assertNotContains(response, str(match.seed))
     assert set(response.context["adminform"].form.fields) == set(), "staff cannot edit a match by hand"
+
+
+def test_move_notation_stays_hidden_from_staff_until_the_match_ends(staff_client, staff, alice, bob):
+    """Notation can name a hidden thing (Mesopotamia's offering under a hut) and staff may be
+    players: during play the admin shows the public description only."""
+    match = start_match(alice, bob)
+    services.move_submit(match_id=match.pk, user=alice, move="1", expected_version=0)
+    pages = (reverse("admin:games_match_change", args=[match.pk]),
+             reverse("admin:games_moverecord_changelist") + f"?q={match.pk}")
+
+    for page in pages:
+        response = staff_client.get(page)
+        assertContains(response, "Player 1 sows tile 1: 4 coins.")
+        assertContains(response, "shown when the match ends", count=1)
+
+    services.match_abort(match_id=match.pk, actor=staff, reason="Test")
+    for page in pages:
+        response = staff_client.get(page)
+        assertNotContains(response, "shown when the match ends")
+        assert re.search(r'field-notation_shown">\s*(<p>)?1(</p>)?\s*</td>', response.content.decode())
 
 
 def test_the_abort_action_aborts_through_the_service(staff_client, staff, matches):
