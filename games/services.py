@@ -8,12 +8,9 @@ the notifications to the outbox, and only after the commit hand work to Celery.
 
 from __future__ import annotations
 
-import json
 import logging
 import secrets as pysecrets
 import smtplib
-import urllib.error
-import urllib.request
 import zoneinfo
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -29,7 +26,7 @@ from django.utils import timezone
 
 from accounts.models import VACATION_DAYS_PER_YEAR, TurnNotice, User
 from accounts.unsubscribe import REMINDERS, TURN_EMAILS, unsubscribe_url
-from games import selectors, tasks
+from games import selectors, tasks, webhooks
 from games.engine import IllegalMove, get_game
 from games.engine.rng import new_seed
 from games.models import (
@@ -75,7 +72,6 @@ PRESENCE_SECONDS = 90
 # The match page records its viewer at most this often (one conditional UPDATE).
 PRESENCE_WRITE_SECONDS = 30
 MAX_SEND_ATTEMPTS = tasks.MAX_SEND_ATTEMPTS
-WEBHOOK_TIMEOUT_SECONDS = 5
 
 # Seconds a sender may hold a notification before another sender may try it again.
 NOTIFICATION_CLAIM_SECONDS = 300
@@ -767,20 +763,10 @@ def _send_email(notification: Notification) -> None:
 
 
 def _post_webhook(notification: Notification) -> None:
-    """Discord reads ``content``, Slack reads ``text``."""
-    url = notification.user.webhook_url
-    if not url.startswith(("http://", "https://")):
-        raise PermanentFailure("The webhook address must start with http:// or https://.")
-    data = json.dumps({"content": notification.body, "text": notification.body}).encode()
-    request = urllib.request.Request(url, data=data, method="POST",
-                                     headers={"Content-Type": "application/json", "User-Agent": "Boardgames"})
     try:
-        with urllib.request.urlopen(request, timeout=WEBHOOK_TIMEOUT_SECONDS):
-            pass
-    except urllib.error.HTTPError as error:
-        if 400 <= error.code < 500 and error.code not in (408, 429):
-            raise PermanentFailure(f"The webhook answered HTTP {error.code}.") from error
-        raise
+        webhooks.post(notification.user.webhook_url, notification.body)
+    except webhooks.Refused as refused:
+        raise PermanentFailure(str(refused)) from refused
 
 
 # --- clocks: timeouts, extensions, vacations, presence ------------------------------------

@@ -64,11 +64,13 @@ class WebhookServer:
 
     def __init__(self):
         self.bodies: list[dict] = []
+        self.requests = 0
         self.statuses: deque[int] = deque()
         server = self
 
         class Handler(BaseHTTPRequestHandler):
             def do_POST(self):
+                server.requests += 1
                 length = int(self.headers.get("Content-Length", 0))
                 status = server.statuses.popleft() if server.statuses else 204
                 if status < 300:
@@ -76,6 +78,8 @@ class WebhookServer:
                 else:
                     self.rfile.read(length)
                 self.send_response(status)
+                if 300 <= status < 400:
+                    self.send_header("Location", server.url + "/elsewhere")
                 self.send_header("Content-Length", "0")
                 self.end_headers()
 

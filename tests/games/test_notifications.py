@@ -14,7 +14,7 @@ import pytest
 from django.core import mail
 from django.urls import reverse
 
-from games import services, tasks
+from games import services, tasks, webhooks
 from games.models import Notification
 from tests.games.conftest import start_timed_match
 from tests.games.local_servers import MailServer, WebhookServer
@@ -47,7 +47,8 @@ def mail_server(settings):
 
 
 @pytest.fixture
-def webhook():
+def webhook(settings):
+    settings.WEBHOOK_ALLOW_PRIVATE_ADDRESSES = True  # the test server listens on 127.0.0.1
     with WebhookServer() as server:
         yield server
 
@@ -242,6 +243,44 @@ def test_a_webhook_that_is_gone_fails_for_good_and_the_profile_says_so(clock, al
     assert hook.outcome == "failed" and "404" in hook.last_error
     client.force_login(bob)
     assert "The webhook answered HTTP 404." in client.get(reverse("profile")).content.decode()
+
+
+def test_a_webhook_on_a_private_address_is_refused_for_good_without_a_request(clock, alice, bob, webhook,
+                                                                                settings, client):
+    settings.WEBHOOK_ALLOW_PRIVATE_ADDRESSES = False  # as in production
+    bob.webhook_url = webhook.url
+    bob.save()
+    match = start_timed_match(alice, bob)
+    services.move_submit(match_id=match.pk, user=alice, move="1", expected_version=0)
+    hook = Notification.objects.get(user=bob, kind=Notification.Kind.YOUR_TURN, channel="webhook")
+
+    assert services.notification_send(notification_id=hook.pk) is False
+    hook.refresh_from_db()
+    assert hook.outcome == "failed" and "private network (127.0.0.1)" in hook.last_error
+    assert webhook.bodies == [] and webhook.requests == 0
+    client.force_login(bob)
+    assert "use a public address" in client.get(reverse("profile")).content.decode()
+
+
+def test_a_webhook_that_redirects_is_not_followed(clock, alice, bob, webhook):
+    bob.webhook_url = webhook.url
+    bob.save()
+    match = start_timed_match(alice, bob)
+    webhook.statuses.extend([307])
+    services.move_submit(match_id=match.pk, user=alice, move="1", expected_version=0)
+    hook = Notification.objects.get(user=bob, kind=Notification.Kind.YOUR_TURN, channel="webhook")
+
+    assert services.notification_send(notification_id=hook.pk) is False
+    hook.refresh_from_db()
+    assert hook.outcome == "failed" and "redirect (HTTP 307)" in hook.last_error
+    assert webhook.requests == 1, "one POST, the redirect not followed"
+
+
+@pytest.mark.parametrize("host", ["localhost", "10.1.2.3", "192.168.0.10", "169.254.169.254", "[::1]", "100.64.0.1"])
+def test_webhook_hosts_inside_private_networks_are_refused(settings, host):
+    settings.WEBHOOK_ALLOW_PRIVATE_ADDRESSES = False
+    with pytest.raises(webhooks.Refused, match="private network"):
+        webhooks.post(f"http://{host}/hook", "Your turn")
 
 
 @pytest.mark.parametrize("url", ["ftp://example.com/hook", "file:///etc/passwd", "javascript:alert(1)"])
