@@ -1,101 +1,47 @@
 """Mesopotamia AI strength and speed in 3-player games.
 
-    python bench/mesopotamia_ai.py [games] [matchup ...]
+    python bench/mesopotamia_ai.py [games] [matchup ...] [--parallel]
 
 Matchups (default: all three): ``strong-random`` (strong against two random players),
-``strong-easy`` (strong against two easy players), ``easy-random``. The measured
-player takes seat ``n % 3`` in game ``n``; it "beats" the others when it is the only
-winner. Prints the win rate, how the games ended and the mean and max time per move of
-each AI level. Prints numbers only; nothing here asserts.
+``strong-easy``, ``easy-random``. Game ``n`` has seed ``n`` and gives the measured player
+seat ``n % 3``; it beats the others when it is the only winner. Prints win rates and times
+per move (see bench/common.py), and how long the games lasted and how they ended.
 """
 
 from __future__ import annotations
 
-import random
 import sys
-import time
 from collections import Counter
-from collections.abc import Callable
-from dataclasses import dataclass, field
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from games.engine import get_game
-from games.engine.registry import GAME_MODULES
+from bench.common import SOLE_WINNER, Table, heading, parse_args, play_matchup
 
-GAME_MODULES.setdefault("mesopotamia", "games.rules.mesopotamia")
-GAME = get_game("mesopotamia")
+SEATS = 3
 DEFAULT_GAMES = 100
-PLAYERS = 3
-Player = Callable[[object, int, int], str]  # (state, seat, game seed) -> move
+MATCHUPS = ("strong-random", "strong-easy", "easy-random")
 
 
-def ai_player(level: int) -> Player:
-    return lambda state, seat, seed: GAME.ai_move(state, seat, level, seed)
+def ending(state) -> tuple[str, int]:
+    """How the game ended and in which round."""
+    return state.end_reason or "cut off", state.turn_number // SEATS + 1
 
 
-def random_player(state, seat: int, seed: int) -> str:
-    moves = GAME.legal_moves(state, seat)
-    return random.Random(f"{seed}:{state.ply}").choice(moves)
-
-
-KINDS: dict[str, Player] = {"strong": ai_player(2), "easy": ai_player(1), "random": random_player}
-
-
-@dataclass
-class Tally:
-    wins: int = 0
-    games: int = 0
-    rounds: int = 0
-    endings: Counter = field(default_factory=Counter)
-    seconds: dict[str, list[float]] = field(default_factory=dict)
-
-    def line(self, measured: str, others: str) -> str:
-        timing = ", ".join(
-            f"{name} {1000 * sum(times) / len(times):.1f} ms mean / {1000 * max(times):.0f} ms max"
-            for name, times in self.seconds.items()
-            if name != "random"
-        )
-        endings = ", ".join(f"{reason} {n}" for reason, n in sorted(self.endings.items()))
-        return (
-            f"  {measured} vs 2 {others}: {self.wins}/{self.games} won ({self.wins / self.games:.0%}); "
-            f"{self.rounds / self.games:.1f} rounds a game; ended by {endings}; {timing}"
-        )
-
-
-def play_game(kinds: tuple[str, ...], seed: int, tally: Tally) -> tuple[int, ...]:
-    state = GAME.initial_state(PLAYERS, {}, seed)
-    while not GAME.is_over(state):
-        seat = GAME.to_act(state)[0]
-        started = time.perf_counter()
-        move = KINDS[kinds[seat]](state, seat, seed)
-        tally.seconds.setdefault(kinds[seat], []).append(time.perf_counter() - started)
-        state = GAME.apply(state, seat, move)
-    tally.endings[state.end_reason] += 1
-    tally.rounds += state.turn_number // PLAYERS + 1
-    return GAME.outcome(state).winners
-
-
-def match(measured: str, others: str, games: int) -> Tally:
-    tally = Tally()
-    for n in range(games):
-        seat = n % PLAYERS
-        kinds = tuple(measured if s == seat else others for s in range(PLAYERS))
-        winners = play_game(kinds, seed=n, tally=tally)
-        tally.games += 1
-        tally.wins += winners == (seat,)
-    return tally
+TABLE = Table("mesopotamia", seats=SEATS, ply_attribute="ply", summarize=ending)
 
 
 def main(argv: list[str]) -> None:
-    games = int(argv[0]) if argv else DEFAULT_GAMES
-    matchups = argv[1:] or ["strong-random", "strong-easy", "easy-random"]
-    for matchup in matchups:
-        measured, others = matchup.split("-")
-        started = time.perf_counter()
-        tally = match(measured, others, games)
-        print(tally.line(measured, others), f"[{time.perf_counter() - started:.0f} s]", flush=True)
+    args = parse_args(argv, __doc__, DEFAULT_GAMES, MATCHUPS)
+    print(heading(f"Mesopotamia, {SEATS} players", args.games, SOLE_WINNER, args.parallel), flush=True)
+    for key in args.chosen:
+        measured, others = key.split("-")
+        matchup = play_matchup(TABLE, measured, others, args.games, args.parallel)
+        rounds = sum(record.summary[1] for record in matchup.records) / len(matchup.records)
+        endings = Counter(record.summary[0] for record in matchup.records)
+        ended = ", ".join(f"{reason} {count}" for reason, count in sorted(endings.items()))
+        print("\n".join(matchup.lines(SOLE_WINNER)), flush=True)
+        print(f"    {rounds:.1f} rounds a game; ended by {ended}", flush=True)
 
 
 if __name__ == "__main__":
