@@ -15,7 +15,7 @@ from django.core import mail
 from django.urls import reverse
 
 from games import services, tasks, webhooks
-from games.models import Notification
+from games.models import Match, Notification
 from tests.games.conftest import start_timed_match
 from tests.games.local_servers import MailServer, WebhookServer
 
@@ -210,13 +210,18 @@ def test_an_address_the_mail_server_refuses_for_good_is_not_retried_and_is_shown
     assert "Messages we could not deliver" in page and "No such mailbox" in page
 
 
-def test_a_webhook_gets_discord_and_slack_json_and_is_retried_after_a_server_error(clock, alice, bob, webhook):
+def your_turn_by_webhook(alice, bob, webhook, *statuses: int) -> tuple[Match, Notification]:
+    """Bob has a webhook answering ``statuses`` (then 204); Alice moves: his webhook notice."""
     bob.webhook_url = webhook.url
     bob.save()
     match = start_timed_match(alice, bob)
-    webhook.statuses.extend([500])
+    webhook.statuses.extend(statuses)
     services.move_submit(match_id=match.pk, user=alice, move="1", expected_version=0)
-    hook = Notification.objects.get(user=bob, kind=Notification.Kind.YOUR_TURN, channel="webhook")
+    return match, Notification.objects.get(user=bob, kind=Notification.Kind.YOUR_TURN, channel="webhook")
+
+
+def test_a_webhook_gets_discord_and_slack_json_and_is_retried_after_a_server_error(clock, alice, bob, webhook):
+    match, hook = your_turn_by_webhook(alice, bob, webhook, 500)
 
     with pytest.raises(Exception, match="500"):
         services.notification_send(notification_id=hook.pk)
@@ -232,12 +237,7 @@ def test_a_webhook_gets_discord_and_slack_json_and_is_retried_after_a_server_err
 
 
 def test_a_webhook_that_is_gone_fails_for_good_and_the_profile_says_so(clock, alice, bob, webhook, client):
-    bob.webhook_url = webhook.url
-    bob.save()
-    match = start_timed_match(alice, bob)
-    webhook.statuses.extend([404])
-    services.move_submit(match_id=match.pk, user=alice, move="1", expected_version=0)
-    hook = Notification.objects.get(user=bob, kind=Notification.Kind.YOUR_TURN, channel="webhook")
+    _, hook = your_turn_by_webhook(alice, bob, webhook, 404)
     assert services.notification_send(notification_id=hook.pk) is False
     hook.refresh_from_db()
     assert hook.outcome == "failed" and "404" in hook.last_error
@@ -248,11 +248,7 @@ def test_a_webhook_that_is_gone_fails_for_good_and_the_profile_says_so(clock, al
 def test_a_webhook_on_a_private_address_is_refused_for_good_without_a_request(clock, alice, bob, webhook,
                                                                                 settings, client):
     settings.WEBHOOK_ALLOW_PRIVATE_ADDRESSES = False  # as in production
-    bob.webhook_url = webhook.url
-    bob.save()
-    match = start_timed_match(alice, bob)
-    services.move_submit(match_id=match.pk, user=alice, move="1", expected_version=0)
-    hook = Notification.objects.get(user=bob, kind=Notification.Kind.YOUR_TURN, channel="webhook")
+    _, hook = your_turn_by_webhook(alice, bob, webhook)
 
     assert services.notification_send(notification_id=hook.pk) is False
     hook.refresh_from_db()
@@ -263,12 +259,7 @@ def test_a_webhook_on_a_private_address_is_refused_for_good_without_a_request(cl
 
 
 def test_a_webhook_that_redirects_is_not_followed(clock, alice, bob, webhook):
-    bob.webhook_url = webhook.url
-    bob.save()
-    match = start_timed_match(alice, bob)
-    webhook.statuses.extend([307])
-    services.move_submit(match_id=match.pk, user=alice, move="1", expected_version=0)
-    hook = Notification.objects.get(user=bob, kind=Notification.Kind.YOUR_TURN, channel="webhook")
+    _, hook = your_turn_by_webhook(alice, bob, webhook, 307)
 
     assert services.notification_send(notification_id=hook.pk) is False
     hook.refresh_from_db()
