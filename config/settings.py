@@ -133,8 +133,8 @@ ACCOUNT_EMAIL_SUBJECT_PREFIX = "[Boardgames] "
 ACCOUNT_DEFAULT_HTTP_PROTOCOL = SITE_URL.split(":", 1)[0]
 # allauth's rate limits stay on (its defaults); they use the database cache above.
 
-# --- email ---------------------------------------------------------------------
-# Webhooks to loopback or private addresses (a local test server) only in development.
+# --- email and webhooks -----------------------------------------------------------
+# Player webhooks may reach loopback or private addresses (a local test server) only in development.
 WEBHOOK_ALLOW_PRIVATE_ADDRESSES = env_flag("WEBHOOK_ALLOW_PRIVATE_ADDRESSES", DEBUG)
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Boardgames <noreply@boardgames.invalid>")
 if os.environ.get("EMAIL_HOST"):

@@ -12,7 +12,7 @@ from django.shortcuts import render
 from django.utils.html import format_html
 
 from games import services
-from games.models import Match, MatchEvent, MoveRecord, Notification, Seat, Status
+from games.models import STATUS_TRANSITIONS, Match, MatchEvent, MoveRecord, Notification, Seat
 
 
 class ReadOnlyInline(admin.TabularInline):
@@ -37,26 +37,23 @@ class SeatInline(ReadOnlyInline):
 NOTATION_HIDDEN = "shown when the match ends"
 
 
-@admin.display(description="notation")
-def notation_after_the_end(record: MoveRecord) -> str:
+class NotationAfterTheEnd:
     """A move's notation may name a hidden thing (a Mesopotamia offering under a hut), and
-    staff can be players too: during play they get the public description only."""
-    if record.match.status in (Status.FINISHED, Status.ABORTED):
-        return record.notation
-    return NOTATION_HIDDEN
+    staff can be players too: until the match can no longer change they get the public
+    description only."""
+
+    @admin.display(description="notation")
+    def notation_shown(self, record: MoveRecord) -> str:
+        return NOTATION_HIDDEN if STATUS_TRANSITIONS[record.match.status] else record.notation
 
 
-class MoveRecordInline(ReadOnlyInline):
+class MoveRecordInline(NotationAfterTheEnd, ReadOnlyInline):
     model = MoveRecord
     fields = ("ply", "seat", "notation_shown", "description", "by_ai", "created_at")
     readonly_fields = fields
 
     def get_queryset(self, request):
         return super().get_queryset(request).select_related("match")
-
-    @admin.display(description="notation")
-    def notation_shown(self, record: MoveRecord) -> str:
-        return notation_after_the_end(record)
 
 
 class MatchEventInline(ReadOnlyInline):
@@ -217,15 +214,11 @@ class NotificationAdmin(admin.ModelAdmin):
 
 
 @admin.register(MoveRecord)
-class MoveRecordAdmin(admin.ModelAdmin):
+class MoveRecordAdmin(NotationAfterTheEnd, admin.ModelAdmin):
     list_display = ("match", "ply", "seat", "notation_shown", "description", "by_ai", "created_at")
     list_select_related = ("match",)
     search_fields = ("=match__id",)
     readonly_fields = ("match", "ply", "seat", "notation_shown", "description", "by_ai", "created_at")
-
-    @admin.display(description="notation")
-    def notation_shown(self, record: MoveRecord) -> str:
-        return notation_after_the_end(record)
 
     def has_add_permission(self, request):
         return False
