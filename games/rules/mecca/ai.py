@@ -5,8 +5,9 @@ when it sees how, and mostly removes a random pilgrim of another player.
 
 Level 2 ("Strong") takes the entrance that makes it play earliest in the round (the game
 often ends in the middle of a round, and the colours before that point have had one
-more turn). On its turn it plans the whole rest of the turn: a beam search over the
-placements still to come, each finished plan followed by its best removal, valued by
+more turn); as yellow, which always plays first, it takes a7 or k5 (``_entrance``).
+On its turn it plans the whole rest of the turn: a beam search over the placements still
+to come, each finished plan followed by its best removal, valued by
 ``Judge`` (points over the best and the average opponent; how many squares each colour
 has for a 1st, 2nd and 3rd pilgrim; how many of its pilgrims could be removed; how long a
 chain the next colour can place; pilgrims close to the Kaaba; an exact win or loss when
@@ -59,6 +60,7 @@ PLANS_PLAYED_OUT = 8  # the best plans by the judge that get played out
 PLAYOUTS = 150  # playouts per plan, at most
 MARGIN_WEIGHT = 0.05  # a point of average margin, in wins, to tell plans with as many wins apart
 PLAYOUT_WORK = 2_000_000  # squares examined by the playouts of one move, at most (about 0.3 s)
+FIRST_ENTRANCES = (ENTRANCES[2], ENTRANCES[5])  # a7, k5: yellow's best, with four colours (see _entrance)
 
 
 @dataclass(frozen=True)
@@ -97,10 +99,16 @@ def choose(state: State, level: int, seed: int) -> str:
 
 def _entrance(state: State, level: int, rng: random.Random) -> str:
     """Easy takes any free entrance. Strong takes the first free one counter-clockwise
-    after yellow's, which makes it play as early in the round as it can."""
+    after yellow's, which makes it play as early in the round as it can. As yellow (always
+    first in the round) with four colours it takes a7 or k5: in 3,600 four-player games
+    against random players with the strong level's entrance drawn at random, yellow
+    there won by 0.5 pilgrims more than on f1 or f11 (a5 and k7 lay between)."""
     free = free_entrances(state)
-    if level == 1 or state.colour == 0:
+    if level == 1:
         return place_move(rng.choice(free))
+    if state.colour == 0:
+        favoured = [square for square in free if square in FIRST_ENTRANCES] if state.colours == 4 else []
+        return place_move(rng.choice(favoured or free))
     start = ENTRANCES.index(state.entrances[0])
     return place_move(min(free, key=lambda square: (ENTRANCES.index(square) - start) % len(ENTRANCES)))
 
