@@ -5,7 +5,7 @@ when it sees how, and mostly removes a random pilgrim of another player.
 
 Level 2 ("Strong") takes the entrance that makes it play earliest in the round (the game
 often ends in the middle of a round, and the colours before that point have had one
-more turn); as yellow, which always plays first, it takes a7 or k5 (``_entrance``).
+more turn); as yellow, which always plays first, with four colours it takes a7 or k5.
 On its turn it plans the whole rest of the turn: a beam search over the placements still
 to come, each finished plan followed by its best removal, valued by
 ``Judge`` (points over the best and the average opponent; how many squares each colour
