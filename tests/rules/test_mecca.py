@@ -22,6 +22,7 @@ pilgrim. The board underneath (mats, entrances, crescents) is the spec's picture
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
 
@@ -47,6 +48,7 @@ from games.rules.mecca.board import (
     square_name,
 )
 from games.rules.mecca.notation import NAME_A_MOVE, NO_SUCH_SQUARE
+from games.rules.mecca.playout import Counts, Playout
 from games.rules.mecca.rules import (
     BLOCKED,
     COLOURS_IN_PLAY,
@@ -58,6 +60,8 @@ from games.rules.mecca.rules import (
     PLACE,
     REMOVE,
     State,
+    can_place,
+    emptied_seats,
     turn_order,
 )
 
@@ -966,6 +970,31 @@ def test_random_games_keep_the_invariants_and_end(players, seed):
     assert state.reason in (BLOCKED, EMPTIED)
     if state.reason == BLOCKED:
         assert not any(GAME.legal_moves(state, seat) for seat in range(players))
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(players=st.integers(2, 6), seed=st.integers(0, 2**32), moves=st.integers(8, 80))
+def test_the_strong_ais_playouts_keep_the_rules_and_end_where_the_game_ends(players, seed, moves):
+    """The playouts keep running neighbour counts instead of asking rules.py: whatever
+    they play, they must end in a position the rules accept and call finished, with counts
+    that match the board."""
+    rng = random.Random(seed)
+    state = GAME.initial_state(players, {}, seed)
+    for _ in range(moves):
+        if GAME.is_over(state):
+            return
+        seat = seat_of(state)
+        state = GAME.apply(state, seat, rng.choice(GAME.legal_moves(state, seat)))
+    if state.step != PLACE or state.placed:
+        return
+    counts, hand = Counts(state.board, state.colours), list(state.hand)
+    board = Playout(state, me=seed % players).finish(counts, hand, rng)
+    final = dataclasses.replace(state, board=board, hand=tuple(hand))
+    _invariants(final)
+    fresh = Counts(board, state.colours)
+    assert (counts.around, counts.seen, counts.twice) == (fresh.around, fresh.seen, fresh.twice)
+    blocked = not any(can_place(board, final.hand, colour) for colour in range(state.colours))
+    assert blocked or emptied_seats(final.hand, players)
 
 
 @settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
