@@ -67,15 +67,6 @@ class Counts:
                 twice[neighbour] -= 1
         return colour
 
-    def fits(self, square: int, colour: int, k: int) -> bool:
-        """The k-th pilgrim's test of ``rules.fits`` on an empty square."""
-        return (
-            self.cells[square] == EMPTY
-            and self.around[square] == k
-            and not self.twice[square]
-            and not self.seen[square * self.colours + colour]
-        )
-
     def removable(self, square: int) -> bool:
         return self.cells[square] != EMPTY and self.twice[square] > 0 and square not in ENTRANCE_SQUARES
 
@@ -170,6 +161,7 @@ class Playout:
                 hand[board.lift(neighbour)] += 1
 
     def squares(self, board: Counts, colour: int, k: int) -> list[int]:
+        """The k-th pilgrim's squares: the test of ``rules.fits``, read off the counts."""
         self.work += len(self.playable)
         cells, around, twice, seen, colours = board.cells, board.around, board.twice, board.seen, board.colours
         return [
