@@ -18,7 +18,7 @@ from games.rules.mecca.board import CLOSE_TO_KAABA, CRESCENT_COLOUR, ENTRANCES, 
 from games.rules.mecca.rules import (
     EMPTY,
     State,
-    colours_of,
+    emptied_seats,
     max_per_turn,
     owner,
     playable,
@@ -97,10 +97,10 @@ class Playout:
         """Plays to the end of the game; returns the final board (``hand`` is updated)."""
         position, rnd, final = self.start
         while True:  # each pass of the loop is the end of a turn
-            final = final or any(not self.seat_hand(hand, seat) for seat in range(self.players))
+            final = final or bool(emptied_seats(tuple(hand), self.players))
             able = self.able(board, hand)
             if not able:
-                break
+                return tuple(board.cells)
             while True:
                 position += 1
                 if position == len(self.order):
@@ -111,7 +111,6 @@ class Playout:
                 if colour in able:
                     break
             self.turn(board, hand, colour, 1 if rnd == 1 else self.limit, rng)
-        return tuple(board.cells)
 
     def turn(self, board: Counts, hand: list[int], colour: int, limit: int, rng: random.Random) -> None:
         mine = owner(colour, self.players) == self.me
@@ -184,9 +183,6 @@ class Playout:
         if not lone:
             return set()
         return {colour for colour in self.order if hand[colour] and (len(lone) > 1 or colour not in lone)}
-
-    def seat_hand(self, hand: list[int], seat: int) -> int:
-        return sum(hand[colour] for colour in colours_of(seat, self.players))
 
     def points(self, cells: list[int] | tuple[int, ...]) -> list[int]:
         points = [0] * self.players
