@@ -24,7 +24,7 @@ from statistics import mean
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.common import Table, choose_move, wilson
-from games.rules.mecca.rules import PLACE, owner, scores, turn_order
+from games.rules.mecca.rules import PLACE, max_per_turn, owner, scores, turn_order
 
 SEATS = 4
 ROUNDS_SHOWN = 5
@@ -71,10 +71,10 @@ def play(n: int) -> Game:
     outcome = game.outcome(state)
     totals = list(outcome.scores)
     best_other = max((other for other in range(SEATS) if other != seat), key=lambda other: totals[other])
-    record = Game(seat, seat in outcome.winners, turn_order(state.entrances).index(seat) + 1, lost, margins=margins,
-                  best_other=best_other)
+    place = turn_order(state.entrances).index(seat) + 1  # with four players, seat s plays colour s
+    record = Game(seat, seat in outcome.winners, place, lost, margins=margins, best_other=best_other)
     for (_round, colour), count in placed.items():
-        if count == 3:
+        if count == max_per_turn(SEATS):
             record.full_turns[owner(colour, SEATS)] += 1
     return record
 
