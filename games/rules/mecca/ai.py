@@ -24,7 +24,7 @@ import random
 from dataclasses import dataclass
 
 from games.engine.rng import rng_for
-from games.rules.mecca.board import CLOSE_TO_KAABA, CRESCENT_COLOUR, ENTRANCES, NEIGHBOURS, SQUARES
+from games.rules.mecca.board import CLOSE_TO_KAABA, ENTRANCES, NEIGHBOURS
 from games.rules.mecca.notation import PASS, place_move, remove_move
 from games.rules.mecca.playout import Playout
 from games.rules.mecca.rules import (
@@ -42,6 +42,7 @@ from games.rules.mecca.rules import (
     removable_squares,
     removal_threshold,
     take_away,
+    totals,
     turn_order,
     winners_of,
 )
@@ -200,13 +201,7 @@ class Judge:
         return (sum(numbers) - numbers[self.me]) / (self.players - 1)
 
     def points(self, board: tuple[int, ...]) -> list[int]:
-        """Each seat's score: its pilgrims, those on their own crescent twice."""
-        points = [0] * self.players
-        for square in range(SQUARES):
-            colour = board[square]
-            if colour >= 0:
-                points[colour % self.players] += 2 if CRESCENT_COLOUR.get(square) == colour else 1
-        return points
+        return totals(board, self.players)
 
     def prospects(self, board: tuple[int, ...], hand: tuple[int, ...]) -> tuple[list[float], ...]:
         """Per seat, averaged over its colours with pilgrims in hand: the squares where the

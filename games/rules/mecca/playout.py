@@ -23,6 +23,7 @@ from games.rules.mecca.rules import (
     owner,
     playable,
     removal_threshold,
+    totals,
     turn_order,
     winners_of,
 )
@@ -185,8 +186,4 @@ class Playout:
         return {colour for colour in self.order if hand[colour] and (len(lone) > 1 or colour not in lone)}
 
     def points(self, cells: list[int] | tuple[int, ...]) -> list[int]:
-        points = [0] * self.players
-        for square, colour in enumerate(cells):
-            if colour >= 0:
-                points[colour % self.players] += 2 if CRESCENT_COLOUR.get(square) == colour else 1
-        return points
+        return totals(cells, self.players)
