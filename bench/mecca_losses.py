@@ -6,7 +6,8 @@ Plays the games of ``bench/mecca_ai.py strong-random`` (game ``n``: seed ``n``, 
 AI in seat ``n % 4``), from seed ``--start`` on, and prints what tells its wins from its
 losses: its win rate by its place in the playing order, and, for won and lost games apart,
 the pilgrims it lost to other players' removals, its turns of three pilgrims against those
-of the best other player, and its margin over the best other at the end of each round.
+of the best other player, and its margin over the best other at the end of each round; and
+its win rate in the games that ended on its own turn and on another colour's turn.
 Prints numbers only; nothing asserts.
 """
 
@@ -39,6 +40,7 @@ class Game:
     full_turns: dict[int, int] = field(default_factory=lambda: defaultdict(int))  # seat -> turns of 3 pilgrims
     margins: list[int] = field(default_factory=list)  # its margin over the best other after each round
     best_other: int = 0
+    ended_by_self: bool = False  # the game ended at the end of the AI's own turn
 
 
 def margin(board: tuple[int, ...], seat: int) -> int:
@@ -56,6 +58,7 @@ def play(n: int) -> Game:
     margins: list[int] = []
     lost = 0
     placed: dict[tuple[int, int], int] = defaultdict(int)  # (round, colour) -> pilgrims placed
+    before = state
     while not game.is_over(state):
         mover = game.to_act(state)[0]
         before = state
@@ -72,7 +75,8 @@ def play(n: int) -> Game:
     totals = list(outcome.scores)
     best_other = max((other for other in range(SEATS) if other != seat), key=lambda other: totals[other])
     place = turn_order(state.entrances).index(seat) + 1  # with four players, seat s plays colour s
-    record = Game(seat, seat in outcome.winners, place, lost, margins=margins, best_other=best_other)
+    record = Game(seat, seat in outcome.winners, place, lost, margins=margins, best_other=best_other,
+                  ended_by_self=before.colour == seat)
     for (_round, colour), count in placed.items():
         if count == max_per_turn(SEATS):
             record.full_turns[owner(colour, SEATS)] += 1
@@ -87,6 +91,12 @@ def report(games: list[Game]) -> list[str]:
             wins = sum(game.won for game in these)
             low, high = wilson(wins, len(these))
             lines.append(f"  {place}: {wins / len(these):6.1%} of {len(these):4d} games (95% {low:.1%}–{high:.1%})")
+    lines.append("Won by whose turn ended the game:")
+    for label, ended_by_self in (("its own", True), ("another colour's", False)):
+        these = [game for game in games if game.ended_by_self == ended_by_self]
+        if these:
+            wins = sum(game.won for game in these)
+            lines.append(f"  {label}: {wins / len(these):6.1%} of {len(these):4d} games")
     for label, part in (("won", [g for g in games if g.won]), ("lost", [g for g in games if not g.won])):
         if not part:
             continue
