@@ -83,20 +83,20 @@ def play(n: int) -> Game:
     return record
 
 
+def won_line(label: str, games: list[Game]) -> str:
+    if not games:
+        return f"  {label}: no games"
+    wins = sum(game.won for game in games)
+    low, high = wilson(wins, len(games))
+    return f"  {label}: {wins / len(games):6.1%} of {len(games):4d} games (95% {low:.1%}–{high:.1%})"
+
+
 def report(games: list[Game]) -> list[str]:
     lines = ["Won by place in the playing order:"]
-    for place in range(1, SEATS + 1):
-        these = [game for game in games if game.place == place]
-        if these:
-            wins = sum(game.won for game in these)
-            low, high = wilson(wins, len(these))
-            lines.append(f"  {place}: {wins / len(these):6.1%} of {len(these):4d} games (95% {low:.1%}–{high:.1%})")
+    lines += [won_line(str(place), [game for game in games if game.place == place]) for place in range(1, SEATS + 1)]
     lines.append("Won by whose turn ended the game:")
-    for label, ended_by_self in (("its own", True), ("another colour's", False)):
-        these = [game for game in games if game.ended_by_self == ended_by_self]
-        if these:
-            wins = sum(game.won for game in these)
-            lines.append(f"  {label}: {wins / len(these):6.1%} of {len(these):4d} games")
+    lines += [won_line(label, [game for game in games if game.ended_by_self == mine])
+              for label, mine in (("its own", True), ("another colour's", False))]
     for label, part in (("won", [g for g in games if g.won]), ("lost", [g for g in games if not g.won])):
         if not part:
             continue
