@@ -26,7 +26,7 @@ from statistics import mean, stdev
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.common import Table, play_matchup_game, wilson
+from bench.common import AMONG_WINNERS, Table, play_matchup_game, wilson
 from games.rules.mecca import ai
 
 
@@ -59,7 +59,7 @@ def main(argv: list[str]) -> None:
     started = time.perf_counter()
     with ProcessPoolExecutor(os.cpu_count(), initializer=configure, initargs=(args.beam, weights)) as pool:
         records = list(pool.map(play, range(args.start, args.start + args.games), chunksize=20))
-    wins = sum(record.seat in record.winners for record in records)
+    wins = sum(AMONG_WINNERS.test(record) for record in records)
     low, high = wilson(wins, len(records))
     margins = [record.margin for record in records]
     changed = " ".join(f"{name}={value:g}" for name, value in weights.items()) or "none"
