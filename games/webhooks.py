@@ -3,12 +3,17 @@
 The address is the player's own input, and the worker sits inside our network: unless
 ``WEBHOOK_ALLOW_PRIVATE_ADDRESSES`` is on (development, tests), a host that resolves to a
 loopback, private, link-local or otherwise non-public address is refused, and redirects
-are never followed (a public hook could send us on to an inner one). A name that resolves
-differently between the check and the connection is not caught; a proxy is the tool for that.
+are never followed (a public hook could send us on to an inner one). The name is resolved
+once: the connection goes to the address that was checked, with the name kept for the
+``Host`` header and the TLS certificate, so a name that resolves to a public address for
+the check and to an inner one a moment later (DNS rebinding) still reaches only the public
+one. Behind a proxy set by the environment (``https_proxy``…) the proxy resolves the
+name again and is the guard against rebinding.
 """
 
 from __future__ import annotations
 
+import http.client
 import ipaddress
 import json
 import socket
@@ -30,7 +35,33 @@ class _NoRedirects(urllib.request.HTTPRedirectHandler):
         return None  # urllib then raises HTTPError with the 3xx code
 
 
-_opener = urllib.request.build_opener(_NoRedirects)
+def _pinned(connection_class: type[http.client.HTTPConnection], address: str):
+    """``connection_class`` connecting to ``address`` whatever its host name resolves to now."""
+
+    def connection(host: str, **kwargs) -> http.client.HTTPConnection:
+        made = connection_class(host, **kwargs)
+        made._create_connection = lambda where, *args: socket.create_connection((address, where[1]), *args)
+        return made
+
+    return connection
+
+
+class _PinnedHTTP(urllib.request.HTTPHandler):
+    def __init__(self, address: str) -> None:
+        super().__init__()
+        self.address = address
+
+    def http_open(self, req):
+        return self.do_open(_pinned(http.client.HTTPConnection, self.address), req)
+
+
+class _PinnedHTTPS(urllib.request.HTTPSHandler):
+    def __init__(self, address: str) -> None:
+        super().__init__()
+        self.address = address
+
+    def https_open(self, req):
+        return self.do_open(_pinned(http.client.HTTPSConnection, self.address), req, context=self._context)
 
 
 def post(url: str, text: str) -> None:
@@ -38,13 +69,17 @@ def post(url: str, text: str) -> None:
     parts = urllib.parse.urlsplit(url)
     if parts.scheme not in ("http", "https") or not parts.hostname:
         raise Refused("The webhook address must start with http:// or https:// and name a host.")
-    if not settings.WEBHOOK_ALLOW_PRIVATE_ADDRESSES:
-        _refuse_inner_addresses(parts.hostname, parts.port or (443 if parts.scheme == "https" else 80))
+    address = _checked_address(parts.hostname, parts.port or (443 if parts.scheme == "https" else 80))
+    if urllib.request.getproxies().get(parts.scheme) and not urllib.request.proxy_bypass(parts.hostname):
+        opener = urllib.request.build_opener(_NoRedirects)  # the proxy resolves the name again
+    else:
+        opener = urllib.request.build_opener(
+            urllib.request.ProxyHandler({}), _PinnedHTTP(address), _PinnedHTTPS(address), _NoRedirects)
     data = json.dumps({"content": text, "text": text}).encode()
     request = urllib.request.Request(url, data=data, method="POST",
                                      headers={"Content-Type": "application/json", "User-Agent": "Boardgames"})
     try:
-        with _opener.open(request, timeout=TIMEOUT_SECONDS):
+        with opener.open(request, timeout=TIMEOUT_SECONDS):
             pass
     except urllib.error.HTTPError as error:
         if 300 <= error.code < 400:
@@ -55,12 +90,17 @@ def post(url: str, text: str) -> None:
         raise
 
 
-def _refuse_inner_addresses(host: str, port: int) -> None:
+def _checked_address(host: str, port: int) -> str:
+    """The address to connect to: the first ``host`` resolves to, once every one of them
+    is known to be public (unless private addresses are allowed)."""
     try:
-        addresses = {info[4][0] for info in socket.getaddrinfo(host, port, proto=socket.IPPROTO_TCP)}
+        addresses = [info[4][0] for info in socket.getaddrinfo(host, port, proto=socket.IPPROTO_TCP)]
     except socket.gaierror as error:
         raise OSError(f"The webhook host {host} could not be found.") from error  # DNS may come back: retried
+    if settings.WEBHOOK_ALLOW_PRIVATE_ADDRESSES:
+        return addresses[0]
     for address in addresses:
         if not ipaddress.ip_address(address.split("%", 1)[0]).is_global:
             raise Refused(f"The webhook address {host} points into a private network ({address}); "
                           "use a public address.")
+    return addresses[0]

@@ -60,10 +60,12 @@ class MailServer:
 
 
 class WebhookServer:
-    """Records each POSTed JSON body; answers with the next queued status (then 204)."""
+    """Records each POSTed JSON body and Host header; answers with the next queued status
+    (then 204)."""
 
     def __init__(self):
         self.bodies: list[dict] = []
+        self.hosts: list[str] = []
         self.requests = 0
         self.statuses: deque[int] = deque()
         server = self
@@ -71,6 +73,7 @@ class WebhookServer:
         class Handler(BaseHTTPRequestHandler):
             def do_POST(self):
                 server.requests += 1
+                server.hosts.append(self.headers.get("Host"))
                 length = int(self.headers.get("Content-Length", 0))
                 status = server.statuses.popleft() if server.statuses else 204
                 if status < 300:

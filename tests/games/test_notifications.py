@@ -8,6 +8,7 @@ forward by the ``clock`` fixture."""
 from __future__ import annotations
 
 import re
+import socket
 from datetime import timedelta
 
 import pytest
@@ -265,6 +266,58 @@ def test_a_webhook_that_redirects_is_not_followed(clock, alice, bob, webhook):
     hook.refresh_from_db()
     assert hook.outcome == "failed" and "redirect (HTTP 307)" in hook.last_error
     assert webhook.requests == 1, "one POST, the redirect not followed"
+
+
+class RebindingDNS:
+    """Answers for ``hook.example``: ``first`` the first time, ``later`` every time after
+    (None: the name is not found); other names and literal addresses resolve as usual."""
+
+    def __init__(self, monkeypatch, first: str, later: str | None):
+        self.first, self.later, self.asked = first, later, 0
+        real = socket.getaddrinfo
+
+        def getaddrinfo(host, port, *args, **kwargs):
+            if host != "hook.example":
+                return real(host, port, *args, **kwargs)
+            self.asked += 1
+            address = self.first if self.asked == 1 else self.later
+            if address is None:
+                raise socket.gaierror(socket.EAI_NONAME, "Name or service not known")
+            return real(address, port, *args, **kwargs)
+
+        monkeypatch.setattr(socket, "getaddrinfo", getaddrinfo)
+
+
+def test_a_webhook_request_names_its_host_though_it_connects_to_a_checked_address(monkeypatch, webhook):
+    port = webhook.url.split(":")[2].split("/")[0]
+    dns = RebindingDNS(monkeypatch, first="127.0.0.1", later=None)
+
+    webhooks.post(f"http://hook.example:{port}/hook", "Your turn")
+
+    assert dns.asked == 1, "the address checked is the address connected to"
+    assert webhook.requests == 1 and webhook.hosts == [f"hook.example:{port}"]
+
+
+def test_a_host_that_rebinds_to_a_private_address_after_the_check_is_never_reached(monkeypatch, settings, webhook):
+    settings.WEBHOOK_ALLOW_PRIVATE_ADDRESSES = False  # as in production
+    port = int(webhook.url.split(":")[2].split("/")[0])
+    RebindingDNS(monkeypatch, first="93.184.215.14", later="127.0.0.1")  # public for the check, then ours
+    connected = []
+    real = socket.create_connection
+
+    def create_connection(address, *args, **kwargs):
+        connected.append(address)
+        if address[0] == "93.184.215.14":
+            raise ConnectionRefusedError("no outside network in tests")
+        return real(address, *args, **kwargs)
+
+    monkeypatch.setattr(socket, "create_connection", create_connection)
+
+    with pytest.raises(OSError):
+        webhooks.post(f"http://hook.example:{port}/hook", "Your turn")
+
+    assert connected == [("93.184.215.14", port)]
+    assert webhook.requests == 0, "the private server behind the rebound name got nothing"
 
 
 @pytest.mark.parametrize("host", ["localhost", "10.1.2.3", "192.168.0.10", "169.254.169.254", "[::1]", "100.64.0.1"])
