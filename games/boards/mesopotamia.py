@@ -33,6 +33,8 @@ PHASE_TITLES = {
     "place": "Place the resources",
     "target": "Choose the card's target",
 }
+CHOICE_WORDS = {"volcano": "the volcano goes to", "wood": "one wood goes to", "stone": "one stone goes to",
+                "to": "send it to"}
 ACTION_WORDS = {"hut": "Build a hut", "holy": "Erect a holy place", "grow": "Grow the population"}
 
 
@@ -74,8 +76,8 @@ def _map(view: dict, legal: list[str]) -> dict:
     hexes = [_tile(tile, tribes_at.get((tile["q"], tile["r"]), []), colours, targets) for tile in view["tiles"]]
     known = {(t["q"], t["r"]) for t in view["tiles"]}
     ghosts = [
-        {"x": x, "y": y, "label": f"{q},{r}", "choice": True}
-        for (q, r) in sorted(targets - known)
+        {"x": x, "y": y, "label": f"{q},{r}", "choice": True, **_click(targets[q, r])}
+        for (q, r) in sorted(targets.keys() - known)
         for x, y in [_centre(q, r)]
     ]
     xs = [h["x"] for h in hexes + ghosts]
@@ -92,20 +94,31 @@ def _map(view: dict, legal: list[str]) -> dict:
     }
 
 
-def _target_hexes(view: dict, legal: list[str]) -> set[tuple[int, int]]:
-    """Hexes a choice or a discovery can go to, to be outlined on the map."""
-    found = set()
+def _target_hexes(view: dict, legal: list[str]) -> dict[tuple[int, int], list[tuple[str, str]]]:
+    """Hexes a choice or a discovery can go to, to be outlined on the map, each with its
+    moves (the move and what it does, in words)."""
+    found: dict[tuple[int, int], list[tuple[str, str]]] = {}
     by_id = {t["id"]: t for t in view["tribes"]}
     steps = {"n": (0, -1), "ne": (1, -1), "se": (1, 0), "s": (0, 1), "sw": (-1, 1), "nw": (-1, 0)}
     for move in legal:
         words = move.split()
-        if words[0] in ("volcano", "wood", "stone", "to"):
-            found.add(_hex(words[1]))
+        if words[0] in CHOICE_WORDS:
+            found.setdefault(_hex(words[1]), []).append((move, f"{CHOICE_WORDS[words[0]]} {words[1]}"))
         elif words[0] == "discover":
             tribe = by_id[words[1]]
             dq, dr = steps[words[2]]
-            found.add((tribe["q"] + dq, tribe["r"] + dr))
+            where = (tribe["q"] + dq, tribe["r"] + dr)
+            found.setdefault(where, []).append((move, f"{words[1]} discovers {where[0]},{where[1]}"))
     return found
+
+
+def _click(moves: list[tuple[str, str]]) -> dict:
+    """A target hex with one move takes it when clicked; with several (two tribes can
+    discover the same hex) the buttons below the map tell them apart."""
+    if len(moves) == 1:
+        move, words = moves[0]
+        return {"move": move, "move_title": f"Click: {words}"}
+    return {"move": "", "move_title": "Several moves lead here: choose one below the map"}
 
 
 def _hex(text: str) -> tuple[int, int]:
@@ -113,8 +126,9 @@ def _hex(text: str) -> tuple[int, int]:
     return int(q), int(r)
 
 
-def _tile(tile: dict, tribes: list[dict], colours: list[str], targets: set) -> dict:
+def _tile(tile: dict, tribes: list[dict], colours: list[str], targets: dict) -> dict:
     x, y = _centre(tile["q"], tile["r"])
+    here = targets.get((tile["q"], tile["r"]))
     huts = [
         {
             "x": -30 + 16 * i,
@@ -139,8 +153,9 @@ def _tile(tile: dict, tribes: list[dict], colours: list[str], targets: set) -> d
         "huts": huts,
         "holy": holy,
         "tribes": [_token(t, i, colours) for i, t in enumerate(tribes)],
-        "choice": (tile["q"], tile["r"]) in targets,
+        "choice": bool(here),
         "title": _tile_title(tile, tribes),
+        **(_click(here) if here else {}),
     }
 
 

@@ -840,3 +840,29 @@ def test_the_board_offers_every_legal_move_as_exactly_one_button():
         assert sorted(buttons) == moves
         assert present(GAME.view(state, None), None, [])["groups"] == []
         state = GAME.apply(state, seat, GAME.ai_move(state, seat, 2, 3))
+
+
+def test_a_target_hex_makes_its_move_when_clicked_unless_two_moves_lead_there():
+    state = start(4, seed=8, start_card="yes")
+    clicked_kinds = set()
+    ambiguous_seen = 0
+    for _ in range(250):
+        seat = state.turn.seat
+        moves = legal(state)
+        board = present(GAME.view(state, seat), seat, moves)["map"]
+        targets = [h for h in board["hexes"] + board["ghosts"] if h["choice"]]
+        on_map = [h["move"] for h in targets if h["move"]]
+        ambiguous = [h for h in targets if not h["move"]]
+        choices = [m for m in moves if m.split()[0] in ("discover", "volcano", "wood", "stone", "to")]
+        assert len(on_map) == len(set(on_map)) and set(on_map) <= set(choices)
+        assert all("choose one below the map" in h["move_title"] for h in ambiguous)
+        if ambiguous:
+            assert len(on_map) + 2 * len(ambiguous) <= len(choices)
+        else:
+            assert sorted(on_map) == sorted(choices), "every choice is on the map"
+        assert all(not h["choice"] for h in board["hexes"] if "move" not in h)
+        clicked_kinds |= {move.split()[0] for move in on_map}
+        ambiguous_seen += bool(ambiguous)
+        state = GAME.apply(state, seat, GAME.ai_move(state, seat, 2, 3))
+    assert {"discover", "stone", "to"} <= clicked_kinds
+    assert ambiguous_seen, "two tribes could discover the same hex at some point"
