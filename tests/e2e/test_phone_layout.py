@@ -1,0 +1,68 @@
+"""Every page a player uses fits a phone's width: no page scrolls sideways at 390 CSS
+pixels (a board may scroll inside its own box, the page around it may not)."""
+
+from __future__ import annotations
+
+import pytest
+from django.urls import reverse
+from playwright.sync_api import Browser
+
+from games import services
+from games.services import SeatSpec
+from tests.conftest import make_user
+from tests.e2e.pages import log_in
+
+pytestmark = [pytest.mark.e2e]
+
+PHONE = {"width": 390, "height": 844}
+# Elements reaching past the right edge, except inside a box that scrolls sideways itself.
+OVERFLOWING = """() => {
+    const inScrollBox = e => {
+        for (let box = e.parentElement; box; box = box.parentElement) {
+            if (["auto", "scroll"].includes(getComputedStyle(box).overflowX)) return true;
+        }
+        return false;
+    };
+    const width = document.documentElement.clientWidth;
+    return [...document.querySelectorAll("body *")]
+        .filter(e => e.getBoundingClientRect().right > width + 1 && !inScrollBox(e))
+        .slice(0, 5).map(e => `${e.tagName.toLowerCase()}.${e.getAttribute("class")}`);
+}"""
+# Four-seat tables, all human (nobody waits for an AI task), the viewer to play first.
+GAMES = {"mancala": 2, "mecca": 4, "jeexa": 4, "mesopotamia": 4}
+
+
+@pytest.fixture
+def phone(browser: Browser):
+    context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
+    context.set_default_timeout(15_000)
+    yield context.new_page()
+    context.close()
+
+
+def started_match(creator, others, slug: str, seats: int):
+    match = services.match_create(creator=creator, game_slug=slug, options={}, seats=[
+        SeatSpec("creator"), *(SeatSpec("user", username=user.username) for user in others[: seats - 1])])
+    for user in others[: seats - 1]:
+        services.match_accept(match_id=match.pk, user=user)
+    return match
+
+
+def test_no_page_scrolls_sideways_on_a_phone(phone, live_server, db):
+    viewer = make_user("petra", display_name="Petra")
+    others = [make_user(name) for name in ("quinn", "rosa", "sami")]
+    matches = {slug: started_match(viewer, others, slug, seats) for slug, seats in GAMES.items()}
+    log_in(phone, live_server.url, "petra")
+
+    pages = [reverse("dashboard"), reverse("lobby"), reverse("profile"),
+             *(reverse("match_new", args=[slug]) for slug in GAMES),
+             *(reverse("match_detail", args=[match.pk]) for match in matches.values()),
+             *(reverse("match_replay", args=[match.pk]) for match in matches.values())]
+    too_wide = {}
+    for path in pages:
+        phone.goto(live_server.url + path)
+        assert phone.locator("main").count() == 1, path
+        assert phone.evaluate("document.documentElement.scrollWidth") <= PHONE["width"], path
+        if found := phone.evaluate(OVERFLOWING):
+            too_wide[path] = found
+    assert too_wide == {}, f"wider than {PHONE['width']} px: {too_wide}"
