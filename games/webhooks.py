@@ -40,6 +40,7 @@ def _pinned(connection_class: type[http.client.HTTPConnection], address: str):
 
     def connection(host: str, **kwargs) -> http.client.HTTPConnection:
         made = connection_class(host, **kwargs)
+        # http.client opens its socket through this attribute; the name stays for Host and TLS.
         made._create_connection = lambda where, *args: socket.create_connection((address, where[1]), *args)
         return made
 

@@ -113,8 +113,8 @@ def _target_hexes(view: dict, legal: list[str]) -> dict[tuple[int, int], list[tu
 
 
 def _click(moves: list[tuple[str, str]]) -> dict:
-    """A target hex with one move takes it when clicked; with several (two tribes can
-    discover the same hex) the buttons below the map tell them apart."""
+    """A target hex with one move makes that move when clicked; with several (two tribes
+    can discover the same hex) the buttons below the map tell them apart."""
     if len(moves) == 1:
         move, words = moves[0]
         return {"move": move, "move_title": f"Click: {words}"}
