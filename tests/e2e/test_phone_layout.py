@@ -28,8 +28,8 @@ OVERFLOWING = """() => {
         .filter(e => e.getBoundingClientRect().right > width + 1 && !inScrollBox(e))
         .slice(0, 5).map(e => `${e.tagName.toLowerCase()}.${e.getAttribute("class")}`);
 }"""
-# Four-seat tables, all human (nobody waits for an AI task), the viewer to play first.
-GAMES = {"mancala": 2, "mecca": 4, "jeexa": 4, "mesopotamia": 4}
+# The largest tables, all human (nobody waits for an AI task), the viewer to play first.
+GAMES = {"mancala": 2, "mecca": 6, "jeexa": 8, "mesopotamia": 4}
 
 
 @pytest.fixture
@@ -50,7 +50,7 @@ def started_match(creator, others, slug: str, seats: int):
 
 def test_no_page_scrolls_sideways_on_a_phone(phone, live_server, db):
     viewer = make_user("petra", display_name="Petra")
-    others = [make_user(name) for name in ("quinn", "rosa", "sami")]
+    others = [make_user(name) for name in ("quinn", "rosa", "sami", "tomas", "ulla", "vera", "wim")]
     matches = {slug: started_match(viewer, others, slug, seats) for slug, seats in GAMES.items()}
     log_in(phone, live_server.url, "petra")
 
