@@ -167,7 +167,7 @@ class MoveRecord(models.Model):
     ply = models.PositiveIntegerField(help_text="The match version the move was applied to.")
     seat = models.PositiveSmallIntegerField()
     notation = models.CharField(max_length=64)
-    description = models.CharField(max_length=300)
+    description = models.TextField()  # Jeexa: a roll can pass the turn round the table; 1,000+ characters
     by_ai = models.BooleanField(default=False)
     created_at = models.DateTimeField(auto_now_add=True)
 
@@ -190,7 +190,7 @@ class MatchEvent(models.Model):
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="events")
     from_status = models.CharField(max_length=16, choices=Status.choices, blank=True)
     to_status = models.CharField(max_length=16, choices=Status.choices)
-    reason = models.CharField(max_length=200)
+    reason = models.TextField()  # names (up to 150 characters) and a staff reason (150) can pass 200
     actor = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     # Set for events shown in the move log (timeouts, seats taken by the AI, extensions): the

@@ -13,6 +13,7 @@ from django.urls import reverse
 from games import services, tasks
 from games.models import DAY, Match, MatchEvent, MoveRecord, Notification, Seat, Status
 from games.services import ClockSpec
+from tests.conftest import make_user
 from tests.games.conftest import start_timed_match
 from tests.games.test_race import hold_the_lock_longer, require_postgresql, run_together
 
@@ -198,6 +199,15 @@ def test_staff_extend_a_deadline_with_a_recorded_reason(clock, alice, bob, staff
     assert "24 more hour(s): Power cut" in event.reason and event.ply == 0
     with pytest.raises(services.ServiceError, match="no clock"):
         services.seat_deadline_extend(match_id=match.pk, seat_number=1, hours=1, actor=staff, reason="x")
+
+
+def test_an_extension_for_a_long_name_with_a_long_reason_is_recorded_whole(clock, alice, staff):
+    long_name = make_user("n" * 150)  # Django allows 150-character usernames
+    match = start_timed_match(long_name, alice)  # seat 0, whose clock runs
+    reason = "The player's internet provider failed for two days; confirmed by email. " * 2  # 144 characters
+    services.seat_deadline_extend(match_id=match.pk, seat_number=0, hours=48, actor=staff, reason=reason)
+    event = MatchEvent.objects.get(match=match, actor=staff)
+    assert event.reason == f"{'n' * 150} was given 48 more hour(s): {reason.strip()}"
 
 
 def test_the_dashboard_puts_the_your_turn_match_with_least_time_first(clock, alice, bob, client):

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 from django.core import mail
 
@@ -10,7 +12,8 @@ from games.engine import get_game
 from games.models import MatchEvent, MoveRecord, Notification, Seat, Status
 from games.replay import replay_state
 from games.services import SeatSpec
-from tests.conftest import start_match
+from tests.conftest import make_user, start_match
+from tests.games.conftest import start_timed_match
 
 MANCALA = get_game("mancala")
 
@@ -179,6 +182,27 @@ def test_replaying_seed_and_move_records_reproduces_the_stored_state(alice, bob)
     records = list(MoveRecord.objects.filter(match=match))
     assert len(records) == match.version
     assert MANCALA.dump(replay_state(match, records)) == match.state
+
+
+def test_a_jeexa_roll_that_passes_round_the_table_is_recorded_with_its_whole_description(monkeypatch, alice, bob,
+                                                                                         carol):
+    """Seed 26, four players, random legal moves: the 60th move's roll finds its colour gone
+    and the turn passes on and on (410 characters in the log; 94–99% of random Jeexa games
+    have such a move, at every table size)."""
+    jeexa = get_game("jeexa")
+    monkeypatch.setattr(services, "new_seed", lambda: 26)
+    players = [alice, bob, carol, make_user("dave")]
+    match = start_timed_match(*players, clock=services.ClockSpec(), game="jeexa")
+    rng = random.Random(26)
+    for _ in range(60):
+        state = jeexa.load(match.state)
+        seat = jeexa.to_act(state)[0]
+        services.move_submit(match_id=match.pk, user=players[seat], move=rng.choice(jeexa.legal_moves(state, seat)),
+                             expected_version=match.version)
+        match.refresh_from_db()
+    longest = max(MoveRecord.objects.filter(match=match), key=lambda record: len(record.description))
+    assert len(longest.description) > 300 and longest.description.count("turn lost") > 5
+    assert match.version == 60
 
 
 def test_move_records_are_append_only(match, alice):
