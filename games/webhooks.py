@@ -47,20 +47,20 @@ def _pinned(connection_class: type[http.client.HTTPConnection], address: str):
     return connection
 
 
-class _PinnedHTTP(urllib.request.HTTPHandler):
+class _Pinned:
+    """A handler that opens its connections to the address that was checked."""
+
     def __init__(self, address: str) -> None:
         super().__init__()
         self.address = address
 
+
+class _PinnedHTTP(_Pinned, urllib.request.HTTPHandler):
     def http_open(self, req):
         return self.do_open(_pinned(http.client.HTTPConnection, self.address), req)
 
 
-class _PinnedHTTPS(urllib.request.HTTPSHandler):
-    def __init__(self, address: str) -> None:
-        super().__init__()
-        self.address = address
-
+class _PinnedHTTPS(_Pinned, urllib.request.HTTPSHandler):
     def https_open(self, req):
         return self.do_open(_pinned(http.client.HTTPSConnection, self.address), req, context=self._context)
 

@@ -10,9 +10,10 @@ from django.urls import reverse
 from playwright.sync_api import Browser
 
 from games import services
-from games.services import SeatSpec
+from games.services import ClockSpec
 from tests.conftest import make_user
 from tests.e2e.pages import log_in
+from tests.games.conftest import start_timed_match
 
 pytestmark = [pytest.mark.e2e]
 
@@ -43,14 +44,6 @@ def phone(browser: Browser):
     context.close()
 
 
-def started_match(creator, others, slug: str, seats: int):
-    match = services.match_create(creator=creator, game_slug=slug, options={}, seats=[
-        SeatSpec("creator"), *(SeatSpec("user", username=user.username) for user in others[: seats - 1])])
-    for user in others[: seats - 1]:
-        services.match_accept(match_id=match.pk, user=user)
-    return match
-
-
 def played_to_the_end(match, players) -> None:
     """Random legal moves for every seat until the game is over (its score table shows)."""
     game, rng = match.game_obj, random.Random(match.seed)
@@ -69,9 +62,10 @@ def test_no_page_scrolls_sideways_on_a_phone(phone, live_server, db, monkeypatch
     monkeypatch.setattr(services, "new_seed", lambda: SEED)
     viewer = make_user("petra", display_name="Petra")
     others = [make_user(name) for name in ("quinn", "rosa", "sami", "tomas", "ulla", "vera", "wim")]
-    matches = {slug: started_match(viewer, others, slug, seats) for slug, seats in GAMES.items()}
+    matches = {slug: start_timed_match(viewer, *others[: seats - 1], clock=ClockSpec(), game=slug)
+               for slug, seats in GAMES.items()}
     for slug in ("mecca", "jeexa"):  # and their final scores, for the largest tables
-        finished = started_match(viewer, others, slug, GAMES[slug])
+        finished = start_timed_match(viewer, *others[: GAMES[slug] - 1], clock=ClockSpec(), game=slug)
         played_to_the_end(finished, [viewer, *others])
         matches[f"{slug}-over"] = finished
     log_in(phone, live_server.url, "petra")

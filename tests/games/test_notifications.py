@@ -289,7 +289,7 @@ class RebindingDNS:
 
 
 def test_a_webhook_request_names_its_host_though_it_connects_to_a_checked_address(monkeypatch, webhook):
-    port = webhook.url.split(":")[2].split("/")[0]
+    port = webhook.httpd.server_address[1]
     dns = RebindingDNS(monkeypatch, first="127.0.0.1", later=None)
 
     webhooks.post(f"http://hook.example:{port}/hook", "Your turn")
@@ -300,7 +300,7 @@ def test_a_webhook_request_names_its_host_though_it_connects_to_a_checked_addres
 
 def test_a_host_that_rebinds_to_a_private_address_after_the_check_is_never_reached(monkeypatch, settings, webhook):
     settings.WEBHOOK_ALLOW_PRIVATE_ADDRESSES = False  # as in production
-    port = int(webhook.url.split(":")[2].split("/")[0])
+    port = webhook.httpd.server_address[1]
     RebindingDNS(monkeypatch, first="93.184.215.14", later="127.0.0.1")  # public for the check, then ours
     connected = []
     real = socket.create_connection
