@@ -6,6 +6,8 @@ the ``live`` partial (status, board and move log) instead of the whole page.
 
 from __future__ import annotations
 
+from collections import Counter
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponse
@@ -18,7 +20,7 @@ from games import selectors, services
 from games.boards import board_context
 from games.engine import all_games, get_game
 from games.forms import MatchCreateForm
-from games.models import Match, Status
+from games.models import Match, Seat, Status
 from games.replay import positions_count, replay_state
 
 MALFORMED = "This request was malformed: reload the page and try again."
@@ -97,6 +99,7 @@ def _match_context(request, match: Match, *, error: str = "") -> dict:
     my_seat = next((seat for seat in seats if seat.user_id == request.user.pk), None)
     seat_number = my_seat.number if my_seat else None
     legal = game.legal_moves(state, seat_number) if my_seat and match.status == Status.ACTIVE else []
+    names = seat_names(seats)
     return {
         "match": match,
         "game": game,
@@ -105,6 +108,8 @@ def _match_context(request, match: Match, *, error: str = "") -> dict:
         "view": (view := game.view(state, seat_number)),
         "board": board_context(game.slug, view, seat_number, legal),
         "legal": legal,
+        "waiting_for": [names[seat.number] for seat in seats if seat.to_act],
+        "winners": [names[number] for number in (match.result or {}).get("winners", [])],
         "moves": selectors.match_moves(match),
         "log_events": selectors.match_log_events(match),
         "now": timezone.now(),
@@ -112,6 +117,17 @@ def _match_context(request, match: Match, *, error: str = "") -> dict:
         "poll_token": f"{match.version}-{match.status}",
         "poll_seconds": POLL_SECONDS,
         "error": error,
+    }
+
+
+def seat_names(seats: list[Seat]) -> dict[int, str]:
+    """Each seat's name for a sentence, with its number where seats share a name (three
+    "AI (Strong)" seats), so that "... wins" always says who."""
+    count = Counter(seat.occupant_name for seat in seats)
+    return {
+        seat.number: name if count[name] == 1 else f"{name} (player {seat.number + 1})"
+        for seat in seats
+        for name in [seat.occupant_name]
     }
 
 

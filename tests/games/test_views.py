@@ -8,11 +8,12 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.html import strip_tags
 
 from games import services
 from games.engine import get_game
 from games.models import Match, MoveRecord, Notification, Status
-from games.services import ClockSpec
+from games.services import ClockSpec, SeatSpec
 from tests.conftest import start_match
 from tests.games.conftest import start_timed_match
 
@@ -215,6 +216,26 @@ def test_resigning_as_a_plain_form(alice_client, match):
     assert match.status == Status.FINISHED and match.result["winners"] == [1]
     page = alice_client.get(reverse("match_detail", args=[match.pk])).content.decode()
     assert "Bob" in page and "wins" in page and "resigned" in page
+
+
+def test_the_result_names_every_winner_and_tells_same_named_seats_apart(alice, alice_client):
+    seats = [SeatSpec("creator"), *(SeatSpec("ai", ai_level=2) for _ in range(3))]
+    match = services.match_create(creator=alice, game_slug="mecca", options={}, seats=seats)
+    Match.objects.filter(pk=match.pk).update(
+        status=Status.FINISHED, result={"scores": [9, 12, 12, 12], "winners": [1, 2, 3], "reason": "played out"}
+    )
+    page = " ".join(strip_tags(alice_client.get(reverse("match_detail", args=[match.pk])).content.decode()).split())
+    assert ("AI (Strong) (player 2), AI (Strong) (player 3) and AI (Strong) (player 4) share the win. "
+            "Score: 9 – 12 – 12 – 12.") in page
+
+
+def test_resign_asks_first_and_goes_away_in_the_fragment_that_ends_the_match(alice_client, match):
+    url = reverse("match_detail", args=[match.pk])
+    fragment = alice_client.get(url, **HTMX).content.decode()
+    assert "<details class=\"resign\">" in fragment and "your opponent wins" in fragment
+    alice_client.post(reverse("match_resign", args=[match.pk]))
+    fragment = alice_client.get(url, **HTMX).content.decode()
+    assert "The match is over." in fragment and "Resign" not in fragment
 
 
 def test_a_refused_action_says_why(alice_client, match):
