@@ -124,11 +124,11 @@ def seat_names(seats: list[Seat]) -> dict[int, str]:
     """Each seat's name for a sentence, with its number where seats share a name (three
     "AI (Strong)" seats), so that "... wins" always says who."""
     count = Counter(seat.occupant_name for seat in seats)
-    return {
-        seat.number: name if count[name] == 1 else f"{name} (player {seat.number + 1})"
-        for seat in seats
-        for name in [seat.occupant_name]
-    }
+    names = {}
+    for seat in seats:
+        name = seat.occupant_name
+        names[seat.number] = name if count[name] == 1 else f"{name} (player {seat.number + 1})"
+    return names
 
 
 def _render_match(request, match: Match, *, error: str = "", status: int = 200) -> HttpResponse:
