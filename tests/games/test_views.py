@@ -229,6 +229,13 @@ def test_the_result_names_every_winner_and_tells_same_named_seats_apart(alice, a
             "Score: 9 – 12 – 12 – 12.") in page
 
 
+def test_waiting_for_names_the_seat_to_act(alice_client, match, alice, bob):
+    while not match.seats.get(number=1).to_act:
+        play_moves(match, {0: alice, 1: bob}, 1)
+    page = " ".join(strip_tags(alice_client.get(reverse("match_detail", args=[match.pk])).content.decode()).split())
+    assert "Waiting for Bob." in page
+
+
 def test_resign_asks_first_and_goes_away_in_the_fragment_that_ends_the_match(alice_client, match):
     url = reverse("match_detail", args=[match.pk])
     fragment = alice_client.get(url, **HTMX).content.decode()
