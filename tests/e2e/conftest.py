@@ -46,10 +46,19 @@ def browser() -> Iterator[Browser]:
 
 @pytest.fixture
 def page(browser: Browser) -> Iterator[Page]:
+    """A page that fails its test if a script error reaches the console (htmx reports there
+    what it refuses to do, such as a trigger filter our CSP forbids). A refused move's 4xx
+    response is logged too ("Failed to load resource"), but that one is expected."""
     context = browser.new_context(viewport={"width": 1100, "height": 900})
     context.set_default_timeout(TIMEOUT_MS)
-    yield context.new_page()
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    yield page
     context.close()
+    script_errors = [text for text in errors if not text.startswith("Failed to load resource")]
+    assert not script_errors, f"errors in the browser console: {script_errors}"
 
 
 def _route_tasks_to(queue: str) -> None:

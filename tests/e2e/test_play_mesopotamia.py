@@ -1,6 +1,6 @@
 """A two-player Mesopotamia match against the AI in a real Chromium: the human moves a
 tribe, carries a wood and builds a hut by clicking the board's buttons (the discovery by
-clicking its outlined hex on the map), while the AI's turn is played in between by a real
+pressing Enter on its outlined hex on the map), while the AI's turn is played in between by a real
 Celery worker.
 
 The match seed is fixed, so the position is known: the AI (deterministic for a seed and a
@@ -36,12 +36,14 @@ def click_move(page: Page, move: str, log_line: str) -> None:
     expect(page.locator("#log li").first).to_contain_text(log_line)
 
 
-def click_hex(page: Page, coords: str, log_line: str) -> None:
-    """Click the outlined hex at ``coords`` on the map and wait for its line in the log."""
+def press_hex(page: Page, coords: str, log_line: str) -> None:
+    """Focus the outlined hex at ``coords`` on the map, press Enter (which clicks it, as for
+    a button) and wait for its line in the log."""
     target = page.locator("#board g.meso-clickable", has=page.locator("text.meso-coords",
                                                                      has_text=re.compile(rf"^{re.escape(coords)}$")))
     expect(target).to_have_count(1)
-    target.click()
+    target.focus()
+    page.keyboard.press("Enter")
     expect(page.locator("#log li").first).to_contain_text(log_line)
 
 
@@ -78,7 +80,7 @@ def test_a_player_moves_carries_and_builds_a_hut(page, live_server, celery_worke
     expect(page.get_by_test_id("mp")).to_have_text("5")
 
     # Turn 2: discover plains with the wood, bring a second tribe, build a hut.
-    click_hex(page, NEW_PLAINS, f"Blue sends b1 N to discover {NEW_PLAINS}")  # the dashed hex on the map
+    press_hex(page, NEW_PLAINS, f"Blue sends b1 N to discover {NEW_PLAINS}")  # the dashed hex on the map
     expect(page.locator("#log li").first).to_contain_text("finds a plains")
     click_move(page, "move b2 se", "Blue moves b2 SE to 0,0")
     click_move(page, "move b2 ne", "Blue moves b2 NE to 1,-1")
