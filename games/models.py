@@ -11,6 +11,7 @@ from django.db import models
 from django.db.models import Q
 from django.utils import timezone
 
+from games.boards import options_label
 from games.engine import get_game
 
 
@@ -100,7 +101,13 @@ class Match(models.Model):
 
     @property
     def options_label(self) -> str:
-        return ", ".join(str(value).title() for value in self.options.values())
+        return options_label(self.game, self.options)
+
+    @property
+    def full_name(self) -> str:
+        """"Mancala #3 (Egyptian)", or "Mecca #4" for a game without options."""
+        label = self.options_label
+        return f"{self} ({label})" if label else str(self)
 
 
 class Seat(models.Model):

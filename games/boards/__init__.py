@@ -1,7 +1,8 @@
 """Turns a game's view into what its board template (``templates/games/boards/<slug>.html``)
 draws, from the viewer's side of the table. Each game has a module here named by its slug
 with one function, ``present(view, seat, legal) -> dict``. Only views reach here, never
-states, so a template cannot leak a secret."""
+states, so a template cannot leak a secret. A module may also name its options' values in
+words (``OPTION_WORDS``) for the line that tells matches apart."""
 
 from __future__ import annotations
 
@@ -10,3 +11,11 @@ from importlib import import_module
 
 def board_context(slug: str, view: dict, seat: int | None, legal: list[str]) -> dict:
     return import_module(f"games.boards.{slug}").present(view, seat, legal)
+
+
+def options_label(slug: str, options: dict[str, str]) -> str:
+    """A match's options in words ("Egyptian"; "No starting card, played cards removed"),
+    empty for a game without options."""
+    words = getattr(import_module(f"games.boards.{slug}"), "OPTION_WORDS", {})
+    parts = [words.get(name, {}).get(value) or str(value).title() for name, value in options.items()]
+    return ", ".join(parts).capitalize() if words else ", ".join(parts)

@@ -26,6 +26,10 @@ CARD_HELP = {
     "teleport": "move any tribe to any tile",
     "expulsion": "move a hut to other plains",
 }
+OPTION_WORDS = {
+    "start_card": {"no": "no starting card", "yes": "a starting card each"},
+    "discard": {"reshuffle": "played cards reshuffled", "remove": "played cards removed"},
+}
 PHASE_TITLES = {
     "move": "Movement",
     "action": "Action",

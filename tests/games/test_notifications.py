@@ -346,3 +346,14 @@ def test_a_player_who_wants_no_email_gets_none_but_still_a_webhook(clock, alice,
     services.move_submit(match_id=match.pk, user=alice, move="1", expected_version=0)
     channels = set(Notification.objects.filter(user=bob, kind="your_turn").values_list("channel", flat=True))
     assert channels == {"webhook"}
+
+
+@pytest.mark.parametrize(("game", "options", "name"), [
+    ("mecca", {}, "Mecca #{pk}"),  # no options: no empty brackets
+    ("mancala", {"variant": "kalah"}, "Mancala #{pk} (Kalah)"),
+    ("mesopotamia", {"discard": "remove"}, "Mesopotamia #{pk} (No starting card, played cards removed)"),
+])
+def test_a_notice_names_the_match_with_its_options_in_words(alice, bob, game, options, name):
+    match = start_timed_match(alice, bob, game=game, options=options)
+    invitation = Notification.objects.get(match=match, user=bob, kind=Notification.Kind.INVITATION)
+    assert f"invites you to play {name.format(pk=match.pk)}." in invitation.body
