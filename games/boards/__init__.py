@@ -17,5 +17,5 @@ def options_label(slug: str, options: dict[str, str]) -> str:
     """A match's options in words ("Egyptian"; "No starting card, played cards removed"),
     empty for a game without options."""
     words = getattr(import_module(f"games.boards.{slug}"), "OPTION_WORDS", {})
-    parts = [words.get(name, {}).get(value) or str(value).title() for name, value in options.items()]
-    return ", ".join(parts).capitalize() if words else ", ".join(parts)
+    label = ", ".join(words.get(name, {}).get(value) or str(value).title() for name, value in options.items())
+    return label[:1].upper() + label[1:]
