@@ -237,3 +237,9 @@ def test_staff_see_the_clocks_and_pending_notifications_and_extend_a_deadline_wi
     assert event.actor == staff and "48 more hour(s): Hospital stay" in event.reason
     due = Notification.objects.filter(match=match, kind="reminder", sent_at__isnull=True).order_by("due_at")
     assert due.first().due_at > clock.now + timedelta(days=1), "reminders follow the new deadline"
+
+
+def test_admin_pages_name_an_icon_so_browsers_do_not_ask_for_a_missing_favicon(staff_client, matches):
+    for url in (reverse("admin:index"), reverse("admin:games_match_changelist"),
+                reverse("admin:games_match_change", args=[matches["alice_bob"].pk])):
+        assert '<link rel="icon" href="data:,">' in staff_client.get(url).content.decode()
