@@ -14,6 +14,8 @@ import smtplib
 import zoneinfo
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from email import policy as email_policy
+from email.policy import Policy
 from functools import partial
 
 from django.conf import settings
@@ -741,11 +743,20 @@ def _deliver(notification: Notification) -> None:
         _send_email(notification)
 
 
+class NoticeEmail(EmailMessage):
+    """A game email whose header lines may be as long as RFC 5322 allows (998). At the
+    usual 78, Python's email package splits a long ``List-Unsubscribe`` URL into RFC 2047
+    encoded words, which mail programs do not read there: no unsubscribe button."""
+
+    def message(self, *, policy: Policy = email_policy.default):
+        return super().message(policy=policy.clone(max_line_length=998))
+
+
 def _send_email(notification: Notification) -> None:
     topic = REMINDERS if notification.kind == Notification.Kind.REMINDER else TURN_EMAILS
     url = unsubscribe_url(notification.user_id, topic)
     body = f"{notification.body.rstrip()}\n\n-- \nUnsubscribe with one click: {url}\n"
-    message = EmailMessage(notification.subject, body, to=[notification.user.email], headers={
+    message = NoticeEmail(notification.subject, body, to=[notification.user.email], headers={
         "List-Unsubscribe": f"<{url}>", "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
     })
     try:

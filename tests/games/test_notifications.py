@@ -357,3 +357,13 @@ def test_a_notice_names_the_match_with_its_options_in_words(alice, bob, game, op
     match = start_timed_match(alice, bob, game=game, options=options)
     invitation = Notification.objects.get(match=match, user=bob, kind=Notification.Kind.INVITATION)
     assert f"invites you to play {name.format(pk=match.pk)}." in invitation.body
+
+
+def test_the_unsubscribe_header_reaches_the_mail_server_as_one_plain_url(clock, alice, bob, mail_server, settings):
+    settings.SITE_URL = "https://boardgames.example.org"  # a real site's address makes the line longer than 78
+    start_timed_match(alice, bob)
+    assert sweep(clock) >= 1
+    raw = mail_server.messages[0].original_content.decode()
+    url = re.search(r"Unsubscribe with one click: (\S+)", raw.replace("=\r\n", "")).group(1)
+    assert f"\r\nList-Unsubscribe: <{url}>\r\n" in raw, "not folded into =?utf-8?q?…?= encoded words"
+    assert "\r\nList-Unsubscribe-Post: List-Unsubscribe=One-Click\r\n" in raw
