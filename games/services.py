@@ -14,8 +14,8 @@ import smtplib
 import zoneinfo
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from email import policy as email_policy
 from email.policy import Policy
+from email.policy import default as default_email_policy
 from functools import partial
 
 from django.conf import settings
@@ -748,7 +748,7 @@ class NoticeEmail(EmailMessage):
     usual 78, Python's email package splits a long ``List-Unsubscribe`` URL into RFC 2047
     encoded words, which mail programs do not read there: no unsubscribe button."""
 
-    def message(self, *, policy: Policy = email_policy.default):
+    def message(self, *, policy: Policy = default_email_policy):
         return super().message(policy=policy.clone(max_line_length=998))
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator
+from contextlib import contextmanager
 
 import pytest
 from celery.contrib.testing.worker import start_worker
@@ -44,12 +45,12 @@ def browser() -> Iterator[Browser]:
         connections.close_all()
 
 
-@pytest.fixture
-def page(browser: Browser) -> Iterator[Page]:
+@contextmanager
+def console_checked_page(browser: Browser, **context_options) -> Iterator[Page]:
     """A page that fails its test if a script error reaches the console (htmx reports there
     what it refuses to do, such as a trigger filter our CSP forbids). A refused move's 4xx
     response is logged too ("Failed to load resource"), but that one is expected."""
-    context = browser.new_context(viewport={"width": 1100, "height": 900})
+    context = browser.new_context(**context_options)
     context.set_default_timeout(TIMEOUT_MS)
     page = context.new_page()
     errors: list[str] = []
@@ -59,6 +60,12 @@ def page(browser: Browser) -> Iterator[Page]:
     context.close()
     script_errors = [text for text in errors if not text.startswith("Failed to load resource")]
     assert not script_errors, f"errors in the browser console: {script_errors}"
+
+
+@pytest.fixture
+def page(browser: Browser) -> Iterator[Page]:
+    with console_checked_page(browser, viewport={"width": 1100, "height": 900}) as page:
+        yield page
 
 
 def _route_tasks_to(queue: str) -> None:

@@ -12,6 +12,7 @@ from playwright.sync_api import Browser
 from games import services
 from games.services import ClockSpec
 from tests.conftest import make_user
+from tests.e2e.conftest import console_checked_page
 from tests.e2e.pages import log_in
 from tests.games.conftest import start_timed_match
 
@@ -38,10 +39,8 @@ GAMES = {"mancala": 2, "mecca": 6, "jeexa": 8, "mesopotamia": 4}
 
 @pytest.fixture
 def phone(browser: Browser):
-    context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
-    context.set_default_timeout(15_000)
-    yield context.new_page()
-    context.close()
+    with console_checked_page(browser, viewport=PHONE, is_mobile=True, has_touch=True) as page:
+        yield page
 
 
 def played_to_the_end(match, players) -> None:
