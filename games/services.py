@@ -306,10 +306,6 @@ def _update_clocks(match: Match, seats: list[Seat], *, before: set[int], after: 
         Seat.objects.bulk_update(changed, CLOCK_FIELDS)
 
 
-def _seat_names(seats: list[Seat]) -> list[str]:
-    return [seat.occupant_name for seat in seats]
-
-
 def _after_position_change(match: Match, seats: list[Seat], *, mover: int | None, last_move: str) -> None:
     """Bring seats, status, AI tasks and emails in line with the match's new state."""
     game = match.game_obj
@@ -330,7 +326,7 @@ def _after_position_change(match: Match, seats: list[Seat], *, mover: int | None
         for seat in seats:
             if seat.user_id and seat.number != mover:
                 _notify(seat.user, match, Notification.Kind.MATCH_OVER, "match_over",
-                        {"last_move": last_move, "names": _seat_names(seats)})
+                        {"last_move": last_move})
         return
     for seat in seats:
         if seat.number not in to_act:
@@ -570,7 +566,7 @@ def match_resign(*, match_id: int, user: User) -> Match:
     for other in seats:
         if other.user_id and other.pk != seat.pk:
             _notify(other.user, match, Notification.Kind.MATCH_OVER, "match_over",
-                    {"last_move": f"{user.public_name} resigned.", "names": _seat_names(seats)})
+                    {"last_move": f"{user.public_name} resigned."})
     return match
 
 
