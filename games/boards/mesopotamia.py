@@ -47,6 +47,7 @@ def present(view: dict, seat: int | None, legal: list[str]) -> dict:
     return {
         "map": _map(view, legal),
         "players": [_player(p, view, seat) for p in view["players"]],
+        "winner_names": [p["name"] for p in view["players"] if p["seat"] in view["winners"]],
         "my_cards": _my_cards(view["players"][seat]) if seat is not None else [],
         "turn": _turn(view),
         "groups": _groups(view, legal, tribes_by_id),

@@ -12,9 +12,12 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from dataclasses import replace
+from types import SimpleNamespace
 
 import pytest
+from django.template.loader import render_to_string
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -396,6 +399,19 @@ def test_six_hands_then_the_final_score_table_and_shared_wins():
     assert GAME.outcome(GAME.apply(tied, 0, "0,1,0")).winners == (0, 1)
     view = GAME.view(after, None)
     assert len(view["scores"]) == 6 and view["totals"] == [50, 51] and view["over"]
+
+
+def test_the_finished_board_names_shared_winners_as_a_sentence():
+    earlier = [(1, 0), (0, 24), (24, 0), (5, 5), (7, 7)]
+    tied = position([(0, 0, 2, 0)], PAIR, piece=2, pile=(0,) * 6, hand=6, scores=earlier)
+    html = " ".join(render_board(GAME.apply(tied, 0, "0,1,0"), None).split())
+    assert re.search(r"Players <span[^>]*>1</span> and <span[^>]*>2</span> share the win\.", html)
+
+
+def render_board(state, seat: int | None) -> str:
+    view = GAME.view(state, seat)
+    match = SimpleNamespace(pk=1, version=0)  # the template's forms post to it
+    return render_to_string("games/boards/jeexa.html", {"view": view, "board": present(view, seat, []), "match": match})
 
 
 def test_a_whole_game_has_six_hands():
