@@ -91,6 +91,12 @@ class Match(models.Model):
         return self.game_obj.load(self.state)
 
     @property
+    def on_timeout_words(self) -> str:
+        """What happens when a clock runs out, to follow a colon ("the AI takes …")."""
+        label = self.get_on_timeout_display()
+        return label[:1].lower() + label[1:]
+
+    @property
     def clock_label(self) -> str:
         if self.time_control == TimeControl.PER_MOVE:
             return f"{self.days_per_move} day{'s' if self.days_per_move != 1 else ''} per move"
@@ -119,6 +125,11 @@ class Seat(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="seats"
     )
     ai_level = models.PositiveSmallIntegerField(null=True, blank=True)
+    # Who sat here before the AI took over (resigned, ran out of time, replaced by staff):
+    # they may still watch the match, from no seat.
+    former_user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="former_seats"
+    )
     # An invited player is seated but has not accepted yet.
     accepted = models.BooleanField(default=True)
     to_act = models.BooleanField(default=False, help_text="This seat must move now.")
@@ -222,6 +233,7 @@ class Notification(models.Model):
         INVITATION = "invitation", "Invitation"
         REMINDER = "reminder", "Reminder before the clock runs out"
         TIMEOUT = "timeout", "Time ran out"
+        SEAT_TAKEN = "seat_taken", "Seat given to the AI"
         DIGEST = "digest", "Daily digest"
 
     class Channel(models.TextChoices):

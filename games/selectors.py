@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from django.db.models import Exists, OuterRef, Prefetch, QuerySet, Subquery
+from django.db.models import Exists, OuterRef, Prefetch, Q, QuerySet, Subquery
 
 from accounts.models import User
 from games.models import Match, MatchEvent, MoveRecord, Seat, Status
@@ -55,19 +55,18 @@ def invitations_for(user: User) -> list[Match]:
     return list(_with_seats(Match.objects.filter(status=Status.OPEN).filter(Exists(waiting))))
 
 
-def match_for_viewer(match_id: int, user: User) -> Match | None:
-    """A match the user may look at (its players and staff), with seats; ``None`` otherwise.
+def _visible_to(user: User) -> Q:
+    """Who may look at a match: its players, those whose seat the AI took over, and staff;
+    anyone signed in while it waits for players, so they can join."""
+    if user.is_staff:
+        return Q()
+    seated = Seat.objects.filter(match=OuterRef("pk")).filter(Q(user=user) | Q(former_user=user))
+    return Q(status=Status.OPEN) | Q(Exists(seated))
 
-    Matches waiting for players may be looked at by anyone signed in, so they can join.
-    """
-    match = _with_seats(Match.objects.filter(pk=match_id)).first()
-    if match is None:
-        return None
-    if user.is_staff or match.status == Status.OPEN:
-        return match
-    if any(seat.user_id == user.pk for seat in match.seats.all()):
-        return match
-    return None
+
+def match_for_viewer(match_id: int, user: User) -> Match | None:
+    """A match the user may look at, with seats; ``None`` otherwise."""
+    return _with_seats(Match.objects.filter(_visible_to(user), pk=match_id)).first()
 
 
 def match_moves(match: Match) -> list[MoveRecord]:
@@ -79,9 +78,10 @@ def match_log_events(match: Match) -> list[MatchEvent]:
     return list(MatchEvent.objects.filter(match=match, ply__isnull=False).order_by("ply", "pk"))
 
 
-def match_poll_token(match_id: int) -> str | None:
-    """The cheap read behind polling: one indexed row, two columns. Changes with every
-    move and every change of status (an abort, a resignation)."""
-    row = Match.objects.filter(pk=match_id).values_list("version", "status").first()
+def match_poll_token(match_id: int, user: User) -> str | None:
+    """The cheap read behind polling: one indexed row, two columns, ``None`` for a match the
+    user may not see. Changes with every move and every change of status (an abort, a
+    resignation)."""
+    row = Match.objects.filter(_visible_to(user), pk=match_id).values_list("version", "status").first()
     return None if row is None else f"{row[0]}-{row[1]}"
 

@@ -7,6 +7,7 @@ the ``live`` partial (status, board and move log) instead of the whole page.
 from __future__ import annotations
 
 from collections import Counter
+from functools import wraps
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -25,6 +26,7 @@ from games.replay import positions_count, replay_state
 
 MALFORMED = "This request was malformed: reload the page and try again."
 NOT_FOUND = "There is no such match, or it is not yours to see."
+STARTED_WITHOUT_YOU = "This match is no longer waiting for players: it started without you, or was cancelled."
 UNKNOWN_GAME = "There is no such game."
 POLL_SECONDS = 3
 
@@ -85,11 +87,34 @@ def match_new(request, slug: str):
 # --- the match page ---------------------------------------------------------------------
 
 
+class MatchHidden(Http404):
+    """Someone else's match, or none at all."""
+
+
 def _viewer_match(request, pk: int) -> Match:
     match = selectors.match_for_viewer(pk, request.user)
     if match is None:
-        raise Http404(NOT_FOUND)
+        raise MatchHidden(NOT_FOUND)
     return match
+
+
+def _match_page(view):
+    """A match view whose hidden match is answered in plain words, in the site's layout (a
+    fragment for htmx), with DEBUG on or off."""
+
+    @wraps(view)
+    def wrapper(request, pk: int, *args, **kwargs):
+        try:
+            return view(request, pk, *args, **kwargs)
+        except MatchHidden as hidden:
+            return _not_found(request, str(hidden))
+
+    return wrapper
+
+
+def _not_found(request, message: str, status: int = 404) -> HttpResponse:
+    template = "games/not_found.html#live" if request.htmx else "games/not_found.html"
+    return render(request, template, {"message": message}, status=status)
 
 
 def _match_context(request, match: Match, *, error: str = "") -> dict:
@@ -105,6 +130,7 @@ def _match_context(request, match: Match, *, error: str = "") -> dict:
         "game": game,
         "seats": seats,
         "my_seat": my_seat,
+        "my_former_seat": next((seat for seat in seats if seat.former_user_id == request.user.pk), None),
         "view": (view := game.view(state, seat_number)),
         "board": board_context(game.slug, view, seat_number, legal),
         "legal": legal,
@@ -142,6 +168,7 @@ def _render_match(request, match: Match, *, error: str = "", status: int = 200) 
 
 @login_required
 @require_GET
+@_match_page
 def match_detail(request, pk: int):
     match = _viewer_match(request, pk)
     services.seat_seen(match_id=pk, user=request.user)
@@ -150,11 +177,14 @@ def match_detail(request, pk: int):
 
 @login_required
 @require_GET
+@_match_page
 def match_poll(request, pk: int):
     """Nothing (204) while the match is unchanged; the fresh fragment once it moved."""
-    token = selectors.match_poll_token(pk)
+    token = selectors.match_poll_token(pk, request.user)
     if token is None:
-        raise Http404(NOT_FOUND)
+        if request.GET.get("token", "").endswith(f"-{Status.OPEN}") and Match.objects.filter(pk=pk).exists():
+            return _not_found(request, STARTED_WITHOUT_YOU, status=200)  # a watcher of an open challenge
+        raise MatchHidden(NOT_FOUND)
     services.seat_seen(match_id=pk, user=request.user)
     if token == request.GET.get("token"):
         return HttpResponse(status=204)
@@ -163,6 +193,7 @@ def match_poll(request, pk: int):
 
 @login_required
 @require_POST
+@_match_page
 def match_move(request, pk: int):
     match = _viewer_match(request, pk)
     move = request.POST.get("move", "")
@@ -182,25 +213,29 @@ def match_move(request, pk: int):
     return redirect("match_detail", pk=pk)
 
 
-def _match_action(service, success: str):
-    """A POST that calls one service on the match and returns to its page with a message."""
+def _match_action(service, success: str, *, for_outsiders: bool = False):
+    """A POST that calls one service on the match and returns to its page with a message.
+    ``for_outsiders``: anyone may try it (joining), and the service says why not."""
 
     @login_required
     @require_POST
+    @_match_page
     def view(request, pk: int):
-        _viewer_match(request, pk)
+        visible = selectors.match_for_viewer(pk, request.user) is not None
+        if not visible and not (for_outsiders and Match.objects.filter(pk=pk).exists()):
+            raise MatchHidden(NOT_FOUND)
         try:
             service(match_id=pk, user=request.user)
         except services.ServiceError as error:
             return render(request, "games/action_refused.html",
-                          {"message": error.message, "match_id": pk}, status=error.status)
+                          {"message": error.message, "match_id": pk, "visible": visible}, status=error.status)
         messages.success(request, success)
         return redirect("match_detail", pk=pk)
 
     return view
 
 
-match_join = _match_action(services.match_join, "You joined the match.")
+match_join = _match_action(services.match_join, "You joined the match.", for_outsiders=True)
 match_accept = _match_action(services.match_accept, "You accepted the invitation.")
 match_decline = _match_action(services.match_decline, "You declined the invitation.")
 match_cancel = _match_action(services.match_cancel, "The match is cancelled.")
@@ -209,6 +244,7 @@ match_resign = _match_action(services.match_resign, "You resigned.")
 
 @login_required
 @require_GET
+@_match_page
 def match_replay(request, pk: int):
     """Step through every position: ``?ply=N`` shows the position after N moves."""
     match = _viewer_match(request, pk)

@@ -81,6 +81,8 @@ def test_the_late_player_of_two_loses_once_and_both_are_told(clock, alice, bob):
     assert MatchEvent.objects.filter(match=match, to_status=Status.FINISHED).count() == 1
     told = Notification.objects.filter(match=match, kind=Notification.Kind.TIMEOUT)
     assert sorted(told.values_list("user__username", flat=True)) == ["alice", "bob"]
+    assert "You ran out of time and lost." in told.get(user=alice).body
+    assert "Alice ran out of time and lost." in told.get(user=bob).body
     assert not Seat.objects.filter(match=match, deadline__isnull=False).exists()
 
 
@@ -98,9 +100,14 @@ def test_with_three_players_the_ai_takes_the_late_seat_and_the_log_says_so(clock
     assert ("ai_move", match.pk, 0) in enqueued
     told = Notification.objects.filter(match=match, kind=Notification.Kind.TIMEOUT)
     assert sorted(told.values_list("user__username", flat=True)) == ["alice", "bob", "carol"]
+    assert "You ran out of time; the AI took your seat and plays on." in told.get(user=alice).body
+    assert "Alice ran out of time; the AI plays on." in told.get(user=bob).body
     client.force_login(bob)
     page = client.get(reverse("match_detail", args=[match.pk])).content.decode()
     assert "Alice ran out of time; the AI plays on." in page
+    client.force_login(alice)  # the link in her email still opens the match, to watch
+    page = client.get(reverse("match_detail", args=[match.pk])).content.decode()
+    assert "The AI plays your former seat (player 1); you are watching." in page
 
 
 @pytest.mark.django_db(transaction=True)
@@ -225,7 +232,7 @@ def test_a_clock_is_shown_in_the_viewers_time_zone(clock, alice, bob, client):
     bob.save()
     client.force_login(bob)
     page = client.get(reverse("match_detail", args=[match.pk])).content.decode()
-    assert "JST" in page and "2 days" in page and "2 days per move" in page
+    assert "JST" in page and "2 d 0 h left" in page and "2 days per move" in page
 
 
 def test_the_create_form_makes_a_match_with_a_time_bank(client, alice):

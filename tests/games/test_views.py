@@ -251,6 +251,52 @@ def test_a_refused_action_says_why(alice_client, match):
     assert "no longer waiting for players" in response.content.decode()
 
 
+def test_a_join_that_came_too_late_says_so_and_leads_back_to_the_lobby(client, alice, bob, carol):
+    match = services.match_create(creator=alice, game_slug="mancala", options={},
+                                  seats=[SeatSpec("creator"), SeatSpec("open")])
+    client.force_login(carol)
+    token = f"{match.version}-{match.status}"
+    assert client.get(reverse("match_detail", args=[match.pk])).status_code == 200  # carol looks at it
+    services.match_join(match_id=match.pk, user=bob)  # bob is quicker
+
+    response = client.post(reverse("match_join", args=[match.pk]))
+    page = response.content.decode()
+    assert response.status_code == 400 and "This match is no longer waiting for players." in page
+    assert reverse("lobby") in page and reverse("match_detail", args=[match.pk]) not in page
+
+    # Carol's open page polls: it is told, and the fragment stops polling.
+    response = client.get(reverse("match_poll", args=[match.pk]), {"token": token}, **HTMX)
+    fragment = response.content.decode()
+    assert response.status_code == 200 and "it started without you" in fragment
+    assert 'id="live"' in fragment and "hx-trigger" not in fragment and "<html" not in fragment
+
+
+def test_someone_elses_match_answers_the_same_as_none_in_plain_words(client, match, carol):
+    client.force_login(carol)
+    token = f"{match.version}-{match.status}"
+    for url in (reverse("match_detail", args=[match.pk]), reverse("match_detail", args=[99999]),
+                reverse("match_poll", args=[match.pk]) + f"?token={token}",
+                reverse("match_replay", args=[match.pk])):
+        response = client.get(url)
+        assert response.status_code == 404, url  # a right token tells nothing either
+        assert "There is no such match, or it is not yours to see." in response.content.decode()
+        assert reverse("lobby") in response.content.decode()
+    fragment = client.post(move_url(match), {"move": "1", "version": "0"}, **HTMX).content.decode()
+    assert fragment.lstrip().startswith('<div id="live"') and "not yours to see" in fragment
+
+
+def test_after_resigning_from_three_players_the_former_player_watches(client, alice, bob, carol):
+    match = start_timed_match(alice, bob, carol, game="jeexa")
+    client.force_login(alice)
+    response = client.post(reverse("match_resign", args=[match.pk]), follow=True)
+    page = " ".join(strip_tags(response.content.decode()).split())
+    assert response.status_code == 200 and "You resigned." in page
+    assert "The AI plays your former seat (player 1); you are watching." in page and "Resign" not in page
+    poll = client.get(reverse("match_poll", args=[match.pk]), {"token": "x"}, **HTMX)
+    assert poll.status_code == 200 and "your former seat" in poll.content.decode()
+    assert match.pk not in [m.pk for m in client.get(reverse("dashboard")).context["matches"]]
+
+
 def count_queries(client, method, url, data=None):
     with CaptureQueriesContext(connection) as queries:
         response = getattr(client, method)(url, data or {}, **HTMX)
@@ -297,3 +343,10 @@ def test_dashboard_query_count_does_not_grow_with_the_number_of_matches(client, 
         start_timed_match(alice, bob)  # with clocks shown
     services.vacation_start(user_id=bob.pk, days=3)  # and an opponent on vacation
     assert count_queries(client, "get", reverse("dashboard")) == few
+
+
+def test_an_unknown_address_gets_the_sites_own_not_found_page(alice_client):
+    response = alice_client.get("/no-such-page/")
+    assert response.status_code == 404
+    assert "There is nothing at this address" in response.content.decode()
+    assert reverse("home") in response.content.decode()
