@@ -82,6 +82,13 @@ TEMPLATES = [
             ],
         },
     },
+    {
+        # Plain-text emails: no HTML escaping, so "O'Brien" does not arrive as "O&#x27;Brien".
+        "NAME": "text",
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [BASE_DIR / "templates"],
+        "OPTIONS": {"autoescape": False},
+    },
 ]
 
 # --- database ------------------------------------------------------------------
@@ -123,6 +130,7 @@ AUTH_PASSWORD_VALIDATORS = [
 ]
 LOGIN_URL = "account_login"
 LOGIN_REDIRECT_URL = "dashboard"
+ACCOUNT_ADAPTER = "accounts.adapter.AccountAdapter"
 ACCOUNT_LOGIN_METHODS = {"username", "email"}
 ACCOUNT_SIGNUP_FIELDS = ["email*", "username*", "password1*", "password2*"]
 ACCOUNT_EMAIL_VERIFICATION = "mandatory"

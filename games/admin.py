@@ -9,6 +9,8 @@ from django import forms
 from django.contrib import admin, messages
 from django.db.models import Prefetch
 from django.shortcuts import render
+from django.utils import timezone
+from django.utils.formats import date_format
 from django.utils.html import format_html
 
 from games import services
@@ -29,8 +31,8 @@ class ReadOnlyInline(admin.TabularInline):
 
 class SeatInline(ReadOnlyInline):
     model = Seat
-    fields = ("number", "user", "ai_level", "accepted", "to_act", "deadline", "paused_seconds", "bank_seconds",
-              "turn_started_at", "last_seen_at")
+    fields = ("number", "user", "ai_level", "former_user", "accepted", "to_act", "deadline", "paused_seconds",
+              "bank_seconds", "turn_started_at", "last_seen_at")
     readonly_fields = fields
 
 
@@ -100,7 +102,8 @@ class PlayerFilter(admin.SimpleListFilter):
 class MatchAdmin(admin.ModelAdmin):
     list_display = ("id", "game_name", "options_label", "status", "players", "whose_turn", "version", "last_move_at")
     list_filter = ("game", "status", PlayerFilter, "created_at")
-    search_fields = ("=id", "seats__user__username", "seats__user__email", "seats__user__display_name")
+    search_fields = ("=id", "seats__user__username", "seats__user__email", "seats__user__display_name",
+                     "seats__former_user__username")
     date_hierarchy = "created_at"
     # The stored state holds the seed (and so every future draw) and every seat's secrets:
     # staff see the position as a spectator would, through the game's view.
@@ -142,7 +145,7 @@ class MatchAdmin(admin.ModelAdmin):
     def abort_matches(self, request, queryset):
         for match in queryset:
             try:
-                services.match_abort(match_id=match.pk, actor=request.user, reason="Aborted by staff.")
+                services.match_abort(match_id=match.pk, actor=request.user, reason="")
             except services.ServiceError as error:
                 self.message_user(request, f"Match {match.pk}: {error.message}", messages.WARNING)
             else:
@@ -163,8 +166,9 @@ class MatchAdmin(admin.ModelAdmin):
                     text = getattr(error, "message", "There is no such seat.")
                     self.message_user(request, f"Match {match.pk}: {text}", messages.WARNING)
                 else:
-                    self.message_user(request, f"Match {match.pk}: seat {data['seat']} now has until "
-                                               f"{seat.deadline or 'the end of the vacation'}.")
+                    until = (date_format(timezone.localtime(seat.deadline), "j F Y, H:i T") if seat.deadline
+                             else "the end of the vacation")
+                    self.message_user(request, f"Match {match.pk}: seat {data['seat']} now has until {until}.")
             return None
         return render(request, "admin/games/replace_seat.html", {
             **self.admin_site.each_context(request), "form": form, "matches": queryset,

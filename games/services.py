@@ -192,8 +192,8 @@ def _notify(user: User, match: Match, kind: str, template: str, context: dict, *
         return
     context = {"user": user, "match": match, "url": _match_url(match), **context}
     with timezone.override(_zone(user)):
-        subject = render_to_string(f"emails/{template}_subject.txt", context).strip()
-        body = render_to_string(f"emails/{template}.txt", context)
+        subject = render_to_string(f"emails/{template}_subject.txt", context, using="text").strip()
+        body = render_to_string(f"emails/{template}.txt", context, using="text")
     for channel in channels:
         text = body if channel == Notification.Channel.EMAIL else f"{subject}\n{context['url']}"
         notification = Notification.objects.create(
@@ -476,11 +476,14 @@ def match_decline(*, match_id: int, user: User) -> Match:
     match = _lock_match(match_id)
     if match.status != Status.OPEN:
         raise ServiceError(NOT_OPEN)
-    seat = _seat_of(_seats_locked(match), user)
+    seats = _seats_locked(match)
+    seat = _seat_of(seats, user)
     if seat is None or seat.accepted:
         raise NotAllowed(NO_INVITATION)
-    _set_status(match, Status.ABORTED, reason=f"{user.public_name} declined the invitation.", actor=user)
+    why = f"{user.public_name} declined the invitation, so the match is cancelled."
+    _set_status(match, Status.ABORTED, reason=why, actor=user, in_log=True)
     match.save(update_fields=["status"])
+    _tell_players(match, seats, why, but=user)
     return match
 
 
@@ -589,11 +592,20 @@ def match_cancel(*, match_id: int, user: User) -> Match:
 @transaction.atomic
 def match_abort(*, match_id: int, actor: User | None, reason: str) -> Match:
     match = _lock_match(match_id)
-    _set_status(match, Status.ABORTED, reason=reason or "Aborted by staff.", actor=actor, in_log=True)
+    why = f"Staff aborted the match: {reason}" if reason else "Staff aborted the match."
+    _set_status(match, Status.ABORTED, reason=why, actor=actor, in_log=True)
     _stop_all_clocks(match)
     match.finished_at = timezone.now()
     match.save(update_fields=["status", "finished_at"])
+    _tell_players(match, _seats_locked(match), why)
     return match
+
+
+def _tell_players(match: Match, seats: list[Seat], why: str, *, but: User | None = None) -> None:
+    """Every person seated (invited or not), except ``but``, hears why the match ended."""
+    for seat in seats:
+        if seat.user_id and seat.user_id != getattr(but, "pk", None):
+            _notify(seat.user, match, Notification.Kind.MATCH_OVER, "match_over", {"why": why})
 
 
 @transaction.atomic
@@ -605,9 +617,11 @@ def seat_replace_by_ai(*, match_id: int, seat_number: int, level: int, actor: Us
         raise ServiceError(UNKNOWN_AI_LEVEL.format(game=match.game_obj.name, level=level))
     seats = _seats_locked(match)
     seat = seats[seat_number]
-    name = seat.occupant_name
-    _hand_seat_to_ai(match, seats, seat, level=level, reason=reason or f"Staff gave {name}'s seat to the AI.",
-                     actor=actor)
+    person = seat.user
+    why = f"Staff gave {seat.occupant_name}'s seat to the AI" + (f": {reason}" if reason else ".")
+    _hand_seat_to_ai(match, seats, seat, level=level, reason=why, actor=actor)
+    if person is not None:
+        _notify(person, match, Notification.Kind.SEAT_TAKEN, "seat_taken", {"why": why})
     if match.status == Status.OPEN:
         _start_if_full(match, seats, actor=actor)
     return match
@@ -621,9 +635,10 @@ def _stop_all_clocks(match: Match) -> None:
 def _hand_seat_to_ai(match: Match, seats: list[Seat], seat: Seat, *, level: int, reason: str, actor) -> None:
     if seat.user_id:
         _cancel_reminders(match, [seat.user_id])
+        seat.former_user_id = seat.user_id
     seat.user, seat.ai_level, seat.accepted = None, level, True
-    seat.deadline = seat.turn_started_at = seat.paused_seconds = None  # the AI has no clock
-    seat.save(update_fields=["user", "ai_level", "accepted", *CLOCK_FIELDS])
+    seat.deadline = seat.turn_started_at = seat.bank_seconds = seat.paused_seconds = None  # the AI has no clock
+    seat.save(update_fields=["user", "ai_level", "accepted", "former_user", *CLOCK_FIELDS])
     _record_event(match, reason=reason, actor=actor, in_log=True)
     if match.status == Status.ACTIVE and seat.to_act:
         transaction.on_commit(partial(tasks.enqueue_ai_move, match.pk, match.version), robust=True)
@@ -726,8 +741,8 @@ def _digest_render(notification: Notification) -> str:
         return "Nothing waits for the player."
     context = {"user": user, "matches": matches, "site_url": settings.SITE_URL}
     with timezone.override(_zone(user)):
-        notification.subject = render_to_string("emails/digest_subject.txt", context).strip()
-        notification.body = render_to_string("emails/digest.txt", context)
+        notification.subject = render_to_string("emails/digest_subject.txt", context, using="text").strip()
+        notification.body = render_to_string("emails/digest.txt", context, using="text")
     Notification.objects.filter(pk=notification.pk).update(subject=notification.subject, body=notification.body)
     return ""
 
@@ -802,14 +817,17 @@ def match_timeout(*, match_id: int, expected_version: int, now: datetime | None 
         _stop_all_clocks(match)
         match.save(update_fields=["status", "result", "finished_at"])
         what = f"{loser.occupant_name} ran out of time and lost."
+        yours = "You ran out of time and lost."
     else:
         level = max(match.game_obj.ai_levels)
         for seat in late:
             _hand_seat_to_ai(match, seats, seat, level=level, actor=None,
                              reason=f"{seat.occupant_name} ran out of time; the AI plays on.")
         what = f"{names} ran out of time; the AI plays on."
+        yours = "You ran out of time; the AI took your seat and plays on. You can still watch the match."
+    late_users = {seat.former_user_id or seat.user_id for seat in late}
     for _, user in people:
-        _notify(user, match, Notification.Kind.TIMEOUT, "timeout", {"what": what})
+        _notify(user, match, Notification.Kind.TIMEOUT, "timeout", {"what": yours if user.pk in late_users else what})
     return [seat.number for seat in late]
 
 

@@ -136,7 +136,7 @@ def test_the_abort_action_aborts_through_the_service(staff_client, staff, matche
     assert not in_play.seats.filter(to_act=True).exists()
     event = MatchEvent.objects.filter(match=in_play).last()
     assert (event.from_status, event.to_status, event.actor, event.reason) == (
-        Status.ACTIVE, Status.ABORTED, staff, "Aborted by staff.")
+        Status.ACTIVE, Status.ABORTED, staff, "Staff aborted the match.")
     assert MatchEvent.objects.filter(match=aborted, to_status=Status.ABORTED).count() == 1
 
 
@@ -160,8 +160,9 @@ def test_the_replace_seat_action_asks_which_seat_then_hands_it_to_the_ai(staff_c
     seat = Seat.objects.get(match=match, number=0)
     assert (seat.user, seat.ai_level, seat.accepted) == (None, 1, True)
     event = MatchEvent.objects.filter(match=match).last()
-    assert (event.reason, event.actor, event.to_status) == ("Alice left the site", staff, Status.ACTIVE)
-    assert len(callbacks) == 1
+    assert (event.reason, event.actor, event.to_status) == (
+        "Staff gave Alice's seat to the AI: Alice left the site", staff, Status.ACTIVE)
+    assert [c.func.__name__ for c in callbacks] == ["enqueue_ai_move", "enqueue_notification"]  # Alice is told
 
 
 def test_the_replace_seat_action_warns_about_a_seat_that_does_not_exist(staff_client, matches):

@@ -17,6 +17,8 @@ from django.urls import reverse
 
 from games import services, tasks, webhooks
 from games.models import Match, Notification
+from games.services import SeatSpec
+from tests.conftest import make_user
 from tests.games.conftest import start_timed_match
 from tests.games.local_servers import MailServer, WebhookServer
 
@@ -367,3 +369,16 @@ def test_the_unsubscribe_header_reaches_the_mail_server_as_one_plain_url(clock, 
     url = re.search(r"Unsubscribe with one click: (\S+)", raw.replace("=\r\n", "")).group(1)
     assert f"\r\nList-Unsubscribe: <{url}>\r\n" in raw, "not folded into =?utf-8?q?…?= encoded words"
     assert "\r\nList-Unsubscribe-Post: List-Unsubscribe=One-Click\r\n" in raw
+
+
+def test_plain_text_notices_are_not_html_escaped(alice, db):
+    rival = make_user("obrien", display_name="Tom O'Brien & Co <3")
+    match = services.match_create(creator=rival, game_slug="mancala", options={},
+                                  seats=[SeatSpec("creator"), SeatSpec("user", username="alice")])
+    services.match_decline(match_id=match.pk, user=alice)
+    services.match_create(creator=rival, game_slug="mancala", options={},
+                          seats=[SeatSpec("creator"), SeatSpec("user", username="alice")])
+    invitation = Notification.objects.get(user=alice, kind=Notification.Kind.INVITATION, match__status="open")
+    assert "Tom O'Brien & Co <3" in invitation.body and "&#x27;" not in invitation.body
+    declined = Notification.objects.get(user=rival, kind=Notification.Kind.MATCH_OVER)
+    assert "Alice declined the invitation" in declined.body

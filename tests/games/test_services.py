@@ -44,6 +44,10 @@ def test_declining_an_invitation_aborts_the_match(alice, bob):
     services.match_decline(match_id=match.pk, user=bob)
     match.refresh_from_db()
     assert match.status == Status.ABORTED
+    why = "Bob declined the invitation, so the match is cancelled."
+    assert MatchEvent.objects.get(match=match, to_status=Status.ABORTED).ply == 0  # so the page's log says why
+    told = Notification.objects.get(match=match, kind=Notification.Kind.MATCH_OVER)
+    assert told.user == alice and why in told.body and "Last move" not in told.body
 
 
 def test_an_open_challenge_starts_when_someone_joins(alice, bob, carol):
@@ -228,8 +232,11 @@ def test_resigning_and_aborting_write_status_events(match, alice, staff):
     match.refresh_from_db()
     assert match.status == Status.ABORTED
     event = MatchEvent.objects.filter(match=match).last()
-    assert (event.from_status, event.to_status, event.reason, event.actor) == (Status.ACTIVE, Status.ABORTED,
-                                                                                "Test abort", staff)
+    assert (event.from_status, event.to_status, event.reason, event.actor) == (
+        Status.ACTIVE, Status.ABORTED, "Staff aborted the match: Test abort", staff)
+    told = Notification.objects.filter(match=match, kind=Notification.Kind.MATCH_OVER)
+    assert sorted(told.values_list("user__username", flat=True)) == ["alice", "bob"]
+    assert all("Staff aborted the match: Test abort" in notice.body for notice in told)
     with pytest.raises(services.ServiceError, match="cannot become"):
         services.match_abort(match_id=match.pk, actor=staff, reason="again")
 
@@ -238,8 +245,11 @@ def test_staff_can_hand_a_seat_to_the_ai(match, bob, staff, django_capture_on_co
     with django_capture_on_commit_callbacks(execute=False) as callbacks:
         services.seat_replace_by_ai(match_id=match.pk, seat_number=0, level=1, actor=staff, reason="Alice left")
     seat = Seat.objects.get(match=match, number=0)
-    assert seat.user is None and seat.ai_level == 1
-    assert len(callbacks) == 1, "the AI is asked to move since the seat is to act"
+    assert seat.user is None and seat.ai_level == 1 and seat.former_user.username == "alice"
+    assert [c.func.__name__ for c in callbacks] == ["enqueue_ai_move", "enqueue_notification"], (
+        "the AI is asked to move since the seat is to act, and Alice is told")
+    told = Notification.objects.get(user__username="alice", kind=Notification.Kind.SEAT_TAKEN)
+    assert "Staff gave Alice's seat to the AI: Alice left" in told.body and told.subject.startswith("The AI now plays")
     assert services.ai_turn_play(match_id=match.pk, expected_version=0) is not None
 
 
