@@ -95,3 +95,13 @@ def test_a_newcomer_signs_up_and_plays_the_ai(page, live_server, celery_worker, 
     assert page.evaluate("window.__marker") == 1, "polling or the second move reloaded the page"
 
     page.screenshot(path=tmp_path / "match.png", full_page=True)
+
+    # The replay steps with HTMX, and each position keeps its own address.
+    page.get_by_role("link", name="Replay from the start").click()
+    page.get_by_role("link", name="Next move").click()
+    expect(page.get_by_text("Position 1 of")).to_be_visible()
+    assert page.url.endswith("?ply=1")
+    page.reload()
+    expect(page.get_by_text("Position 1 of")).to_be_visible()
+    page.go_back()
+    expect(page.get_by_text("Position 0 of")).to_be_visible()
