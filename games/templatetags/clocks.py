@@ -1,17 +1,50 @@
+"""How the site writes a span of time: one format on the match page and the dashboard alike."""
+
 from __future__ import annotations
+
+from datetime import datetime
 
 from django import template
 
+from games.models import DAY, Match, Seat
+
 register = template.Library()
+
+HOUR = 3600
 
 
 @register.filter
-def duration(seconds: int | None) -> str:
-    """A number of seconds as days, hours and minutes: "3 d 4 h", "5 h 12 min"."""
+def duration(seconds: float | None) -> str:
+    """Seconds as "6 d 23 h", "5 h 12 min", "12 min" or "less than a minute".
+
+    Rounded down: a clock never shows more time than the player has."""
     if seconds is None:
         return ""
-    days, rest = divmod(int(seconds), 86400)
-    hours, rest = divmod(rest, 3600)
+    seconds = max(0, int(seconds))
+    days, rest = divmod(seconds, DAY)
+    hours, rest = divmod(rest, HOUR)
+    minutes = rest // 60
     if days:
         return f"{days} d {hours} h"
-    return f"{hours} h {rest // 60} min"
+    if hours:
+        return f"{hours} h {minutes} min"
+    if minutes:
+        return f"{minutes} min"
+    return "less than a minute"
+
+
+@register.filter
+def time_until(moment: datetime | None, now: datetime) -> str:
+    """``{{ deadline|time_until:now }}``, in place of Django's "6 days, 23 hours"."""
+    return "" if moment is None else duration((moment - now).total_seconds())
+
+
+@register.filter
+def time_since(moment: datetime | None, now: datetime) -> str:
+    return "" if moment is None else duration((now - moment).total_seconds())
+
+
+@register.filter
+def seat_of(match: Match, user) -> Seat | None:
+    """The user's seat, found among the prefetched seats so that a list of matches costs no query per row."""
+    return next((seat for seat in match.seats.all() if seat.user_id == user.pk), None)

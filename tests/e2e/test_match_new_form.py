@@ -1,0 +1,48 @@
+"""The new-match form shows only the fields its choices use, by CSS alone (no script)."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.urls import reverse
+from playwright.sync_api import expect
+
+from tests.conftest import make_user
+from tests.e2e.pages import log_in
+
+pytestmark = [pytest.mark.e2e]
+
+
+def test_the_form_shows_the_fields_of_the_chosen_time_control_and_invite(page, live_server, db):
+    make_user("petra")
+    log_in(page, live_server.url, "petra")
+    page.goto(live_server.url + reverse("match_new", args=["mancala"]))
+    time_control = page.get_by_label("Time control")
+    days_per_move = page.get_by_label("Days per move")
+    bank = [page.get_by_label("Time bank: days at the start"), page.get_by_label("Days added per move"),
+            page.get_by_label("At most (days)")]
+    on_timeout = page.get_by_label("When a clock runs out")
+
+    expect(time_control).to_have_value("none")
+    for field in [days_per_move, *bank, on_timeout]:
+        expect(field).to_be_hidden()
+
+    time_control.select_option(label="Time bank")
+    for field in [*bank, on_timeout]:
+        expect(field).to_be_visible()
+    expect(days_per_move).to_be_hidden()
+
+    time_control.select_option(label="Fixed days per move")
+    expect(days_per_move).to_be_visible()
+    expect(on_timeout).to_be_visible()
+    for field in bank:
+        expect(field).to_be_hidden()
+
+    invite = page.get_by_label(re.compile(r"to invite \(opponent 1\)"))
+    opponent = page.get_by_label(re.compile(r"^Opponent 1"))
+    expect(invite).to_be_hidden()
+    opponent.select_option(label="Invite a player")
+    expect(invite).to_be_visible()
+    opponent.select_option(label="Open seat: anyone may join")
+    expect(invite).to_be_hidden()
