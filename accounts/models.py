@@ -1,11 +1,13 @@
 from __future__ import annotations
 
 import zoneinfo
+from collections.abc import Iterable
 
 from django.contrib.auth.models import AbstractUser
 from django.core.validators import MaxValueValidator, URLValidator
 from django.db import models
 from django.db.models import Q
+from django.utils import timezone
 
 TIME_ZONE_CHOICES = [(name, name.replace("_", " ")) for name in sorted(zoneinfo.available_timezones())]
 # Reminders before a clock runs out, as the share of the turn's time already used.
@@ -17,6 +19,9 @@ REMINDER_CHOICES = [
     ("50,80,95", "At half time, 80% and 95%"),
 ]
 VACATION_DAYS_PER_YEAR = 30
+# Each address field and the field that records when it last changed: a delivery failure
+# from before that moment concerns an old address, so the profile no longer lists it.
+CHANGE_STAMPS = {"email": "email_changed_at", "webhook_url": "webhook_changed_at"}
 
 
 class TurnNotice(models.TextChoices):
@@ -50,11 +55,30 @@ class User(AbstractUser):
     vacation_until = models.DateTimeField(null=True, blank=True)
     vacation_year = models.PositiveSmallIntegerField(default=0, help_text="The year vacation_days_used counts.")
     vacation_days_used = models.PositiveSmallIntegerField(default=0)
+    email_changed_at = models.DateTimeField(null=True, blank=True)
+    webhook_changed_at = models.DateTimeField(null=True, blank=True)
 
     class Meta(AbstractUser.Meta):
         indexes = [
             models.Index(fields=["vacation_until"], condition=Q(vacation_until__isnull=False), name="user_on_vacation"),
         ]
+
+    def save(self, **kwargs) -> None:
+        kwargs["update_fields"] = self._stamp_changed_addresses(kwargs.get("update_fields"))
+        super().save(**kwargs)
+
+    def _stamp_changed_addresses(self, update_fields: Iterable[str] | None) -> list[str] | None:
+        """Stamp the addresses that differ from the stored ones. Here rather than in the
+        profile form because allauth (a new primary email) and the admin save through here too."""
+        watched = [field for field in CHANGE_STAMPS if update_fields is None or field in update_fields]
+        if self._state.adding or not watched:
+            return update_fields
+        stored = User.objects.filter(pk=self.pk).values(*watched).first() or {}
+        stamps = [CHANGE_STAMPS[field] for field, value in stored.items() if value != getattr(self, field)]
+        now = timezone.now()
+        for stamp in stamps:
+            setattr(self, stamp, now)
+        return None if update_fields is None else [*update_fields, *stamps]
 
     @property
     def public_name(self) -> str:

@@ -1,3 +1,7 @@
+from __future__ import annotations
+
+from datetime import timedelta
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpResponse
@@ -17,6 +21,20 @@ VACATION_STARTED = "Enjoy your vacation: your clocks are stopped."
 VACATION_ENDED = "Welcome back: your clocks run again."
 BAD_LINK = "This unsubscribe link is not valid."
 UNSUBSCRIBED = "Done: you will get no more {topic}."
+FAILURES_SHOWN_DAYS = 30
+
+
+def _failures_to_show(user: User):
+    """The last failed deliveries that still concern the current email address and webhook URL."""
+    failures = Notification.objects.filter(
+        user=user, outcome=Notification.Outcome.FAILED,
+        sent_at__gte=timezone.now() - timedelta(days=FAILURES_SHOWN_DAYS),
+    )
+    if user.email_changed_at:
+        failures = failures.exclude(channel=Notification.Channel.EMAIL, sent_at__lt=user.email_changed_at)
+    if user.webhook_changed_at:
+        failures = failures.exclude(channel=Notification.Channel.WEBHOOK, sent_at__lt=user.webhook_changed_at)
+    return failures.order_by("-sent_at")[:5]
 
 
 def _profile_context(request, form, vacation_form) -> dict:
@@ -27,8 +45,7 @@ def _profile_context(request, form, vacation_form) -> dict:
         "on_vacation": user.vacation_until is not None and user.vacation_until > timezone.now(),
         "vacation_days_left": VACATION_DAYS_PER_YEAR - (
             user.vacation_days_used if user.vacation_year == timezone.now().year else 0),
-        "failures": Notification.objects.filter(user=user, outcome=Notification.Outcome.FAILED)
-        .order_by("-sent_at")[:5],
+        "failures": _failures_to_show(user),
     }
 
 

@@ -2,17 +2,28 @@ from __future__ import annotations
 
 from django import forms
 
+from accounts.models import User
 from games.engine.base import Game
 from games.models import DAYS_PER_MOVE_CHOICES, OnTimeout, TimeControl
 from games.services import ClockSpec, SeatSpec
 
 POSITIONS = [("first", "I move first"), ("last", "I move last"), ("random", "Random seat")]
-INVITE_NEEDS_NAME = "Type the username of the player you invite."
+INVITE_NEEDS_NAME = "Type the username or display name of the player you invite."
 NO_ONE_ELSE = "Choose who plays on the other seat."
 
 
 def _or(value, default):
     return default if value is None else value
+
+
+def _invitee_username(name: str) -> str:
+    """The username of the player called ``name`` (a username or a display name, any case).
+    Anything else comes back as typed, so that match_create names it in its error."""
+    players = User.objects.filter(is_active=True)
+    if not name or players.filter(username__iexact=name).exists():
+        return name
+    namesakes = list(players.filter(display_name__iexact=name).values_list("username", flat=True)[:2])
+    return namesakes[0] if len(namesakes) == 1 else name
 
 
 class MatchCreateForm(forms.Form):
@@ -54,7 +65,7 @@ class MatchCreateForm(forms.Form):
                 initial="ai:1" if number == 1 else "",
             )
             self.fields[f"invite_{number}"] = forms.CharField(
-                label=f"Username to invite (opponent {number})", required=False, max_length=150
+                label=f"Username or display name to invite (opponent {number})", required=False, max_length=150
             )
 
     def seat_rows(self):
@@ -75,7 +86,7 @@ class MatchCreateForm(forms.Form):
                 name = (data.get(f"invite_{number}") or "").strip()
                 if not name:
                     self.add_error(f"invite_{number}", INVITE_NEEDS_NAME)
-                specs.append(SeatSpec("user", username=name))
+                specs.append(SeatSpec("user", username=_invitee_username(name)))
             elif choice.startswith("ai:"):
                 specs.append(SeatSpec("ai", ai_level=int(choice[3:])))
         if not specs:
@@ -91,7 +102,3 @@ class MatchCreateForm(forms.Form):
             on_timeout=data.get("on_timeout") or OnTimeout.LOSE,
         )
         return data
-
-    def clock_fields(self):
-        return [self[name] for name in ("time_control", "days_per_move", "bank_initial_days",
-                                        "bank_increment_days", "bank_cap_days", "on_timeout")]

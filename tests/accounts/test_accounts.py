@@ -4,13 +4,17 @@ password reset and change, and the profile with its notification preference."""
 from __future__ import annotations
 
 import re
+from datetime import timedelta
 
 import pytest
+from allauth.account.models import EmailAddress
 from django.core import mail
 from django.urls import reverse
+from django.utils import timezone
 
 from accounts.models import User
-from tests.conftest import PASSWORD
+from games.models import Match, Notification
+from tests.conftest import PASSWORD, make_user
 
 LINK = re.compile(r"https?://\S+")
 
@@ -31,6 +35,13 @@ def test_sign_up_sends_a_confirmation_email_and_does_not_log_in_yet(client, db):
     assert response["Location"] == reverse("account_email_verification_sent")
     assert len(mail.outbox) == 1 and mail.outbox[0].to == ["dora@example.com"]
     assert client.get(reverse("dashboard")).status_code == 302  # not logged in
+
+
+def test_sign_up_refuses_a_username_that_is_another_players_display_name(client, db):
+    make_user("dorothy", display_name="Dora")
+    response = sign_up(client)
+    assert response.status_code == 200 and not User.objects.filter(username="dora").exists()
+    assert "Another player is already called “dora”; choose another name." in response.content.decode()
 
 
 def test_confirming_the_email_logs_the_player_in(client, db):
@@ -135,3 +146,124 @@ def test_a_player_starts_and_ends_a_vacation_from_the_profile(client, alice):
     alice.refresh_from_db()
     assert alice.vacation_until is None
     assert alice.vacation_days_used == 1, "unused whole days go back; the day begun counts"
+
+
+def failure(user, channel: str, *, error: str, days_ago: float = 0) -> Notification:
+    return Notification.objects.create(
+        user=user, kind=Notification.Kind.YOUR_TURN, channel=channel, subject="Your turn", body="Play.",
+        sent_at=timezone.now() - timedelta(days=days_ago), outcome=Notification.Outcome.FAILED, last_error=error,
+    )
+
+
+def profile_data(**changes) -> dict:
+    return {"display_name": "Alice", "time_zone": "UTC", "turn_notice": "instant", "digest_hour": "8",
+            "reminders": "50,80", "webhook_url": "https://hooks.example.com/old", **changes}
+
+
+@pytest.mark.parametrize("new_url", ["https://hooks.example.com/new", ""])
+def test_a_webhook_failure_leaves_the_profile_once_the_webhook_url_changes(client, alice, new_url):
+    client.force_login(alice)
+    client.post(reverse("profile"), profile_data())
+    failure(alice, Notification.Channel.WEBHOOK, error="The webhook answered HTTP 404")
+    failure(alice, Notification.Channel.EMAIL, error="No such mailbox")
+    page = client.get(reverse("profile")).content.decode()
+    assert "Messages we could not deliver" in page and "The webhook answered HTTP 404" in page
+
+    assert client.post(reverse("profile"), profile_data(webhook_url=new_url)).status_code == 302
+    page = client.get(reverse("profile")).content.decode()
+    assert "The webhook answered HTTP 404" not in page
+    assert "No such mailbox" in page, "the email address did not change"
+
+
+def test_saving_the_profile_with_the_same_webhook_url_keeps_its_failures(client, alice):
+    client.force_login(alice)
+    client.post(reverse("profile"), profile_data())
+    failure(alice, Notification.Channel.WEBHOOK, error="The webhook answered HTTP 404")
+    client.post(reverse("profile"), profile_data(time_zone="Europe/Paris"))
+    assert "The webhook answered HTTP 404" in client.get(reverse("profile")).content.decode()
+
+
+def test_a_failure_at_the_new_webhook_url_is_shown(client, alice):
+    client.force_login(alice)
+    client.post(reverse("profile"), profile_data())
+    failure(alice, Notification.Channel.WEBHOOK, error="The webhook answered HTTP 404")
+    client.post(reverse("profile"), profile_data(webhook_url="https://hooks.example.com/new"))
+    failure(alice, Notification.Channel.WEBHOOK, error="The webhook answered HTTP 410")
+    page = client.get(reverse("profile")).content.decode()
+    assert "HTTP 410" in page and "HTTP 404" not in page
+
+
+def test_an_email_failure_leaves_the_profile_once_another_address_is_made_primary(client, alice):
+    client.force_login(alice)
+    failure(alice, Notification.Channel.EMAIL, error="No such mailbox")
+    failure(alice, Notification.Channel.WEBHOOK, error="The webhook answered HTTP 404")
+    assert "No such mailbox" in client.get(reverse("profile")).content.decode()
+    EmailAddress.objects.create(user=alice, email="alice@new.example.com", verified=True)
+
+    client.post(reverse("account_email"), {"action_primary": "", "email": "alice@new.example.com"})
+    alice.refresh_from_db()
+    assert alice.email == "alice@new.example.com"
+    page = client.get(reverse("profile")).content.decode()
+    assert "No such mailbox" not in page
+    assert "The webhook answered HTTP 404" in page, "the webhook URL did not change"
+
+
+def test_failures_older_than_thirty_days_are_not_shown(client, alice):
+    client.force_login(alice)
+    failure(alice, Notification.Channel.EMAIL, error="No such mailbox", days_ago=31)
+    assert "Messages we could not deliver" not in client.get(reverse("profile")).content.decode()
+    failure(alice, Notification.Channel.EMAIL, error="Mailbox full", days_ago=29)
+    page = client.get(reverse("profile")).content.decode()
+    assert "Mailbox full" in page and "No such mailbox" not in page
+
+
+@pytest.mark.parametrize("name", ["bob", " BOB ", "Bob", "captain"])
+def test_profile_refuses_a_display_name_another_player_has(client, alice, bob, name):
+    make_user("dave", display_name="Captain")
+    client.force_login(alice)
+    response = client.post(reverse("profile"), profile_data(display_name=name, webhook_url=""))
+    assert response.status_code == 400
+    assert f"Another player is already called “{name.strip()}”; choose another name." in response.content.decode()
+    alice.refresh_from_db()
+    assert alice.display_name == "Alice"
+
+
+def test_a_player_may_take_their_own_username_as_display_name(client, alice, bob):
+    client.force_login(alice)
+    assert client.post(reverse("profile"), profile_data(display_name=" ALICE ", webhook_url="")).status_code == 302
+    alice.refresh_from_db()
+    assert alice.display_name == "ALICE"
+
+
+def test_the_profile_says_which_names_others_invite_by(client, alice):
+    client.force_login(alice)
+    page = client.get(reverse("profile")).content.decode()
+    assert ("Others invite you by your username, <strong>alice</strong>, or your display name, "
+            "<strong>Alice</strong>.") in page
+
+
+def test_the_invite_field_asks_for_a_username_or_display_name(client, alice):
+    client.force_login(alice)
+    assert "Username or display name to invite" in client.get(reverse("match_new", args=["mancala"])).content.decode()
+
+
+@pytest.mark.parametrize("typed", ["captain", " CAPTAIN ", "DAVE"])
+def test_a_player_is_invited_by_username_or_display_name(client, alice, typed):
+    dave = make_user("dave", display_name="Captain")
+    client.force_login(alice)
+    response = client.post(reverse("match_new", args=["mancala"]), {
+        "option_variant": "egyptian", "position": "first", "seat_1": "invite", "invite_1": typed,
+    })
+    assert response.status_code == 302
+    assert Match.objects.get().seats.get(number=1).user == dave
+
+
+def test_inviting_a_name_no_player_has_is_refused_with_that_name(client, alice):
+    make_user("dave", display_name="Captain")
+    client.force_login(alice)
+    response = client.post(reverse("match_new", args=["mancala"]), {
+        "option_variant": "egyptian", "position": "first", "seat_1": "invite", "invite_1": "Major",
+    })
+    assert response.status_code == 400
+    assert "There is no player called “Major”." in response.content.decode()
+    assert not Match.objects.exists()
