@@ -40,8 +40,12 @@ def time_until(moment: datetime | None, now: datetime) -> str:
 
 
 @register.filter
-def time_since(moment: datetime | None, now: datetime) -> str:
-    return "" if moment is None else duration((now - moment).total_seconds())
+def time_ago(moment: datetime | None, now: datetime) -> str:
+    """``{{ last_move_at|time_ago:now }}``: "5 h 12 min ago", or "just now"."""
+    if moment is None:
+        return ""
+    seconds = (now - moment).total_seconds()
+    return "just now" if seconds < 60 else f"{duration(seconds)} ago"
 
 
 @register.filter

@@ -11,7 +11,7 @@ from django.urls import reverse
 
 from games import services
 from games.services import ClockSpec
-from games.templatetags.clocks import duration, time_since, time_until
+from games.templatetags.clocks import duration, time_ago, time_until
 from tests.games.conftest import start_timed_match
 
 MINUTE, HOUR, DAY = 60, 3600, 86400
@@ -37,10 +37,11 @@ def test_a_duration_is_written_in_days_hours_and_minutes_rounded_down(seconds, w
     assert duration(seconds) == written
 
 
-def test_time_until_and_since_write_the_span_between_two_moments(clock):
+def test_time_until_and_ago_write_the_span_between_two_moments(clock):
     later = clock.now + timedelta(days=1, hours=2, minutes=3)
     assert time_until(later, clock.now) == "1 d 2 h"
-    assert time_since(clock.now, later) == "1 d 2 h"
+    assert time_ago(clock.now, later) == "1 d 2 h ago"
+    assert time_ago(clock.now, clock.now + timedelta(seconds=59)) == "just now"
     assert time_until(None, clock.now) == ""
 
 
