@@ -1,7 +1,7 @@
 """Run the whole site on one machine: web server, Celery worker and Celery beat.
 
 Migrates, creates the demo accounts and matches, then starts the three processes and
-stops them all on Ctrl-C.
+stops them all on Ctrl-C or SIGTERM.
 """
 
 from __future__ import annotations
@@ -41,6 +41,8 @@ class Command(BaseCommand):
                      "--schedule", settings.CELERY_BEAT_SCHEDULE_FILENAME],
         }
         processes = {name: subprocess.Popen(command) for name, command in commands.items()}
+        # A plain `kill` (SIGTERM) stops all three too, as Ctrl-C does: exiting runs the `finally` below.
+        signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
         self.stdout.write(self.style.SUCCESS(f"Site running at http://{addrport}/  (Ctrl-C stops everything)"))
         try:
             while True:

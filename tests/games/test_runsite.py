@@ -1,0 +1,86 @@
+"""The README's first command, as a process: ``manage.py runsite`` on the default setup
+(SQLite, filesystem broker, nothing outside) serves the site, and a plain ``kill`` stops
+the web server, the worker and beat with it."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+START_SECONDS = 90
+STOP_SECONDS = 20
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def children_of(pid: int) -> set[int]:
+    """Every process started by ``pid``, and theirs (read from /proc)."""
+    parents = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                stat = (entry / "stat").read_text()
+            except OSError:
+                continue
+            parents[int(entry.name)] = int(stat.rsplit(")", 1)[1].split()[1])
+    found, frontier = set(), {pid}
+    while frontier:
+        frontier = {child for child, parent in parents.items() if parent in frontier} - found
+        found |= frontier
+    return found
+
+
+def alive(pid: int) -> bool:
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return False
+    return stat.rsplit(")", 1)[1].split()[0] != "Z"
+
+
+@pytest.mark.skipif(not Path("/proc").exists(), reason="reads the process tree from /proc")
+def test_the_site_command_serves_and_a_kill_stops_web_worker_and_beat(tmp_path):
+    port = free_port()
+    env = {key: value for key, value in os.environ.items() if key not in ("DATABASE_URL", "REDIS_URL")}
+    env.update(VAR_DIR=str(tmp_path), DJANGO_SETTINGS_MODULE="config.settings")
+    site = subprocess.Popen([sys.executable, "manage.py", "runsite", f"127.0.0.1:{port}"], cwd=ROOT, env=env,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    started: set[int] = set()
+    try:
+        deadline = time.monotonic() + START_SECONDS
+        while True:
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=5) as response:
+                    assert response.status == 200
+                    break
+            except OSError:
+                assert site.poll() is None, "the site command stopped on its own"
+                assert time.monotonic() < deadline, "the site never answered"
+                time.sleep(0.5)
+        started = children_of(site.pid)
+        assert len(started) >= 3, "web, worker and beat"
+
+        site.send_signal(signal.SIGTERM)
+        site.wait(timeout=STOP_SECONDS)
+        deadline = time.monotonic() + STOP_SECONDS
+        while any(alive(pid) for pid in started) and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert not [pid for pid in started if alive(pid)], "a process outlived the site command"
+    finally:
+        for pid in started | children_of(site.pid) | {site.pid}:
+            with contextlib.suppress(OSError):
+                os.kill(pid, signal.SIGKILL)
