@@ -3,11 +3,17 @@ two AI seats, played by a real Celery worker, answer in between."""
 
 from __future__ import annotations
 
+import random
+
 import pytest
+from django.urls import reverse
 from playwright.sync_api import Page, expect
 
+from games import services
+from games.services import ClockSpec
 from tests.conftest import make_user
 from tests.e2e.pages import log_in
+from tests.games.conftest import start_timed_match
 
 pytestmark = [pytest.mark.e2e, pytest.mark.worker]
 
@@ -24,8 +30,18 @@ def start_three_player_match(page: Page) -> None:
     expect(page.get_by_text("Your turn.")).to_be_visible()
 
 
+COVERED_BUTTONS = """() => [...document.querySelectorAll('#board button[name=move]')].filter(button => {
+    button.scrollIntoView({block: 'center', inline: 'center'});
+    const box = button.getBoundingClientRect();
+    const hit = document.elementFromPoint(box.x + box.width / 2, box.y + box.height / 2);
+    return !button.contains(hit);
+}).map(button => button.value)"""
+
+
 def place_a_piece(page: Page) -> None:
     """Click the first spot offered (a placement, or a steal when a joker is pending)."""
+    # A placed piece's tab reaches into the next cell: it must not take the clicks meant for a button there.
+    assert page.evaluate(COVERED_BUTTONS) == []
     mine = page.locator("#board").get_by_test_id("puzzle-0")
     choice = page.locator("#board button[name=move]").first
     expect(choice).to_be_visible()
@@ -53,3 +69,25 @@ def test_a_player_places_pieces_and_two_ai_seats_answer(page, live_server, celer
     place_a_piece(page)
     assert page.evaluate("window.__marker") == 1, "the page reloaded instead of swapping the board"
     page.screenshot(path=tmp_path / "jeexa.png", full_page=True)
+
+
+def test_every_offered_button_takes_its_click_whatever_pieces_lie_around(page, live_server, db, monkeypatch):
+    monkeypatch.setattr(services, "new_seed", lambda: 3)
+    viewer, other = make_user("hana", display_name="Hana"), make_user("ivo", display_name="Ivo")
+    match = start_timed_match(viewer, other, clock=ClockSpec(), game="jeexa")
+    game, rng = match.game_obj, random.Random(7)
+    log_in(page, live_server.url, "hana")
+    checked = 0
+    while checked < 12:
+        match.refresh_from_db()
+        state = game.load(match.state)
+        if game.is_over(state):
+            break
+        seat = game.to_act(state)[0]
+        if seat == 0:
+            page.goto(live_server.url + reverse("match_detail", args=[match.pk]))
+            assert page.evaluate(COVERED_BUTTONS) == [], f"covered at move {match.version}"
+            checked += 1
+        services.move_submit(match_id=match.pk, move=rng.choice(game.legal_moves(state, seat)),
+                             expected_version=match.version, user=[viewer, other][seat])
+    assert checked == 12
