@@ -62,7 +62,7 @@ def match_new(request, slug: str):
     try:
         game = get_game(slug)
     except KeyError:
-        raise Http404(UNKNOWN_GAME) from None
+        return _not_found(request, UNKNOWN_GAME)
     form = MatchCreateForm(game, request.POST or None)
     if request.method == "POST":
         if form.is_valid():

@@ -350,3 +350,6 @@ def test_an_unknown_address_gets_the_sites_own_not_found_page(alice_client):
     assert response.status_code == 404
     assert "There is nothing at this address" in response.content.decode()
     assert reverse("home") in response.content.decode()
+    response = alice_client.get(reverse("match_new", args=["chess"]))
+    assert response.status_code == 404 and "There is no such game." in response.content.decode()
+    assert reverse("lobby") in response.content.decode()  # the site's page, not the debug one
