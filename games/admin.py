@@ -15,6 +15,7 @@ from django.utils.html import format_html
 
 from games import services
 from games.models import STATUS_TRANSITIONS, Match, MatchEvent, MoveRecord, Notification, Seat
+from games.templatetags.clocks import duration
 
 
 class ReadOnlyInline(admin.TabularInline):
@@ -31,9 +32,13 @@ class ReadOnlyInline(admin.TabularInline):
 
 class SeatInline(ReadOnlyInline):
     model = Seat
-    fields = ("number", "user", "ai_level", "former_user", "accepted", "to_act", "deadline", "paused_seconds",
+    fields = ("seat", "user", "ai_level", "former_user", "accepted", "to_act", "deadline", "paused_seconds",
               "bank_seconds", "turn_started_at", "last_seen_at")
     readonly_fields = fields
+
+    @admin.display(description="seat")
+    def seat(self, seat):
+        return seat.number + 1  # as the site and the actions' forms count them
 
 
 NOTATION_HIDDEN = "shown when the match ends"
@@ -71,6 +76,11 @@ class NotificationInline(ReadOnlyInline):
     readonly_fields = fields
 
 
+class AbortForm(forms.Form):
+    reason = forms.CharField(max_length=200, required=False,
+                             help_text="Emailed to every player and shown in the move log.")
+
+
 class ReplaceSeatForm(forms.Form):
     seat = forms.IntegerField(min_value=1, help_text="Seat number, from 1.")
     level = forms.IntegerField(min_value=1, initial=1, help_text="AI level (1 is the weakest).")
@@ -103,7 +113,7 @@ class MatchAdmin(admin.ModelAdmin):
     list_display = ("id", "game_name", "options_label", "status", "players", "whose_turn", "version", "last_move_at")
     list_filter = ("game", "status", PlayerFilter, "created_at")
     search_fields = ("=id", "seats__user__username", "seats__user__email", "seats__user__display_name",
-                     "seats__former_user__username")
+                     "seats__former_user__username", "seats__former_user__email", "seats__former_user__display_name")
     date_hierarchy = "created_at"
     # The stored state holds the seed (and so every future draw) and every seat's secrets:
     # staff see the position as a spectator would, through the game's view.
@@ -143,13 +153,20 @@ class MatchAdmin(admin.ModelAdmin):
 
     @admin.action(description="Abort the selected matches")
     def abort_matches(self, request, queryset):
-        for match in queryset:
-            try:
-                services.match_abort(match_id=match.pk, actor=request.user, reason="")
-            except services.ServiceError as error:
-                self.message_user(request, f"Match {match.pk}: {error.message}", messages.WARNING)
-            else:
-                self.message_user(request, f"Match {match.pk} aborted.")
+        form = AbortForm(request.POST if "apply" in request.POST else None)
+        if form.is_valid():
+            for match in queryset:
+                try:
+                    services.match_abort(match_id=match.pk, actor=request.user, reason=form.cleaned_data["reason"])
+                except services.ServiceError as error:
+                    self.message_user(request, f"Match {match.pk}: {error.message}", messages.WARNING)
+                else:
+                    self.message_user(request, f"Match {match.pk} aborted.")
+            return None
+        return render(request, "admin/games/replace_seat.html", {
+            **self.admin_site.each_context(request), "form": form, "matches": queryset,
+            "action": "abort_matches", "title": "Abort the selected matches",
+        })
 
     @admin.action(description="Extend a seat's deadline")
     def extend_deadline(self, request, queryset):
@@ -166,9 +183,11 @@ class MatchAdmin(admin.ModelAdmin):
                     text = getattr(error, "message", "There is no such seat.")
                     self.message_user(request, f"Match {match.pk}: {text}", messages.WARNING)
                 else:
-                    until = (date_format(timezone.localtime(seat.deadline), "j F Y, H:i T") if seat.deadline
-                             else "the end of the vacation")
-                    self.message_user(request, f"Match {match.pk}: seat {data['seat']} now has until {until}.")
+                    if seat.deadline:
+                        until = f"until {date_format(timezone.localtime(seat.deadline), 'j F Y, H:i T')}"
+                    else:  # a vacation stopped the clock
+                        until = f"{duration(seat.paused_seconds)} left once the vacation ends"
+                    self.message_user(request, f"Match {match.pk}: seat {data['seat']} now has {until}.")
             return None
         return render(request, "admin/games/replace_seat.html", {
             **self.admin_site.each_context(request), "form": form, "matches": queryset,
@@ -212,9 +231,15 @@ class NotificationAdmin(admin.ModelAdmin):
 
     @admin.action(description="Send the selected notifications again")
     def resend(self, request, queryset):
+        queued = 0
         for notification in queryset:
-            services.notification_resend(notification_id=notification.pk)
-        self.message_user(request, f"{queryset.count()} notification(s) queued again.")
+            try:
+                services.notification_resend(notification_id=notification.pk)
+            except services.ServiceError as error:
+                self.message_user(request, f"Notification {notification.pk}: {error.message}", messages.WARNING)
+            else:
+                queued += 1
+        self.message_user(request, f"{queued} notification(s) queued again, to be sent as they were written.")
 
 
 @admin.register(MoveRecord)

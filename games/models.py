@@ -93,7 +93,7 @@ class Match(models.Model):
     @property
     def on_timeout_words(self) -> str:
         """What happens when a clock runs out, to follow a colon ("the AI takes …")."""
-        label = self.get_on_timeout_display()
+        label = self.get_on_timeout_display().split(" (")[0]  # the form's "(two players)" says nothing here
         return label[:1].lower() + label[1:]
 
     @property
@@ -260,6 +260,8 @@ class Notification(models.Model):
     outcome = models.CharField(max_length=8, choices=Outcome.choices, default=Outcome.PENDING, blank=True)
     attempts = models.PositiveSmallIntegerField(default=0)
     last_error = models.CharField(max_length=300, blank=True)
+    # A copy staff asked for: sent as it stands, even if the turn is over or a digest waits.
+    resent_from = models.ForeignKey("self", on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
 
     class Meta:
         ordering = ["-created_at"]
@@ -268,7 +270,7 @@ class Notification(models.Model):
         ]
         constraints = [
             models.UniqueConstraint(
-                fields=["user", "channel"], condition=Q(kind="digest", sent_at__isnull=True),
+                fields=["user", "channel"], condition=Q(kind="digest", sent_at__isnull=True, resent_from__isnull=True),
                 name="notification_one_pending_digest",
             ),
         ]

@@ -49,6 +49,7 @@ log = logging.getLogger(__name__)
 
 NOT_IN_PLAY = "This match is not in play any more."
 NOT_OPEN = "This match is no longer waiting for players."
+NOTHING_TO_RESEND = "It has no text to send again (a digest is written when it goes out, and this one never did)."
 NOT_YOUR_TURN = "It is not your turn."
 NOT_YOUR_MATCH = "You are not playing in this match."
 STALE_MOVE = "The board changed since you loaded it: another move was played first. Here is the current position."
@@ -618,10 +619,12 @@ def seat_replace_by_ai(*, match_id: int, seat_number: int, level: int, actor: Us
     seats = _seats_locked(match)
     seat = seats[seat_number]
     person = seat.user
-    why = f"Staff gave {seat.occupant_name}'s seat to the AI" + (f": {reason}" if reason else ".")
-    _hand_seat_to_ai(match, seats, seat, level=level, reason=why, actor=actor)
+    because = f": {reason.rstrip('.')}." if reason else "."
+    logged = f"Staff gave {seat.occupant_name}'s seat to the AI{because}"
+    _hand_seat_to_ai(match, seats, seat, level=level, reason=logged, actor=actor)
     if person is not None:
-        _notify(person, match, Notification.Kind.SEAT_TAKEN, "seat_taken", {"why": why})
+        told = f"Staff gave your seat to the AI{because}"
+        _notify(person, match, Notification.Kind.SEAT_TAKEN, "seat_taken", {"why": told})
     if match.status == Status.OPEN:
         _start_if_full(match, seats, actor=actor)
     return match
@@ -645,12 +648,14 @@ def _hand_seat_to_ai(match: Match, seats: list[Seat], seat: Seat, *, level: int,
 
 
 def notification_resend(*, notification_id: int) -> None:
-    """Staff: send an email again, as a new outbox row."""
+    """Staff: send a notice again, as it was written, in a new outbox row."""
     original = Notification.objects.get(pk=notification_id)
+    if not original.body:
+        raise ServiceError(NOTHING_TO_RESEND)
     with transaction.atomic():
         copy = Notification.objects.create(
             user=original.user, match=original.match, kind=original.kind, channel=original.channel,
-            subject=original.subject, body=original.body,
+            subject=original.subject, body=original.body, resent_from=original,
         )
         transaction.on_commit(partial(tasks.enqueue_notification, copy.pk), robust=True)
 
@@ -688,8 +693,8 @@ def notification_send(*, notification_id: int) -> bool:
     if not claimed:
         return False
     notification = Notification.objects.select_related("user", "match").get(pk=notification_id)
-    reason = _skip_reason(notification, now)
-    if not reason and notification.kind == Notification.Kind.DIGEST:
+    reason = "" if notification.resent_from_id else _skip_reason(notification, now)
+    if not reason and notification.kind == Notification.Kind.DIGEST and not notification.resent_from_id:
         reason = _digest_render(notification)
     if reason:
         _close(notification, Notification.Outcome.SKIPPED, reason)

@@ -10,6 +10,7 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
+from django.utils import timezone
 from pytest_django.asserts import assertContains, assertNotContains, assertTemplateUsed
 
 from games import services
@@ -122,11 +123,17 @@ def test_move_notation_stays_hidden_from_staff_until_the_match_ends(staff_client
         assert re.search(r'field-notation_shown">\s*(<p>)?1(</p>)?\s*</td>', response.content.decode())
 
 
-def test_the_abort_action_aborts_through_the_service(staff_client, staff, matches):
+def test_the_abort_action_asks_why_then_aborts_through_the_service(staff_client, staff, matches):
     in_play, aborted = matches["alice_bob"], matches["aborted"]
+    chosen = {"action": "abort_matches", "_selected_action": [in_play.pk, aborted.pk]}
 
-    response = staff_client.post(CHANGELIST, {"action": "abort_matches",
-                                              "_selected_action": [in_play.pk, aborted.pk]}, follow=True)
+    form_page = staff_client.post(CHANGELIST, chosen)
+    assert form_page.status_code == 200 and "Emailed to every player" in form_page.content.decode()
+    in_play.refresh_from_db()
+    assert in_play.status == Status.ACTIVE, "nothing happens before the form is sent"
+
+    response = staff_client.post(CHANGELIST, {**chosen, "apply": "Abort", "reason": "Cheating reported"},
+                                 follow=True)
 
     texts = [str(message) for message in response.context["messages"]]
     assert f"Match {in_play.pk} aborted." in texts
@@ -136,7 +143,9 @@ def test_the_abort_action_aborts_through_the_service(staff_client, staff, matche
     assert not in_play.seats.filter(to_act=True).exists()
     event = MatchEvent.objects.filter(match=in_play).last()
     assert (event.from_status, event.to_status, event.actor, event.reason) == (
-        Status.ACTIVE, Status.ABORTED, staff, "Staff aborted the match.")
+        Status.ACTIVE, Status.ABORTED, staff, "Staff aborted the match: Cheating reported")
+    told = Notification.objects.filter(match=in_play, kind=Notification.Kind.MATCH_OVER)
+    assert told.count() == 2 and all("Cheating reported" in notice.body for notice in told)
     assert MatchEvent.objects.filter(match=aborted, to_status=Status.ABORTED).count() == 1
 
 
@@ -161,7 +170,7 @@ def test_the_replace_seat_action_asks_which_seat_then_hands_it_to_the_ai(staff_c
     assert (seat.user, seat.ai_level, seat.accepted) == (None, 1, True)
     event = MatchEvent.objects.filter(match=match).last()
     assert (event.reason, event.actor, event.to_status) == (
-        "Staff gave Alice's seat to the AI: Alice left the site", staff, Status.ACTIVE)
+        "Staff gave Alice's seat to the AI: Alice left the site.", staff, Status.ACTIVE)
     assert [c.func.__name__ for c in callbacks] == ["enqueue_ai_move", "enqueue_notification"]  # Alice is told
 
 
@@ -187,6 +196,41 @@ def test_the_resend_action_queues_a_new_outbox_row(staff_client, bob, matches, d
     assert (copy.user, copy.match, copy.kind, copy.body) == (bob, original.match, original.kind, original.body)
     assert copy.sent_at is None and copy.attempts == 0
     assert len(callbacks) == 1, "the copy is handed to the worker after the commit"
+
+
+def test_a_resent_digest_goes_out_as_written_even_with_another_digest_waiting(staff_client, bob, matches):
+    sent = Notification.objects.create(user=bob, kind=Notification.Kind.DIGEST, subject="2 matches wait for you",
+                                       body="Mancala #1 ...", sent_at=timezone.now(), outcome="sent")
+    Notification.objects.create(user=bob, kind=Notification.Kind.DIGEST, subject="", body="")  # the next one
+    never_written = Notification.objects.create(user=bob, kind=Notification.Kind.DIGEST, subject="", body="",
+                                                sent_at=timezone.now(), outcome="skipped")
+
+    response = staff_client.post(reverse("admin:games_notification_changelist"),
+                                 {"action": "resend", "_selected_action": [sent.pk, never_written.pk]}, follow=True)
+
+    assert response.status_code == 200
+    texts = [str(message) for message in response.context["messages"]]
+    assert any(text.startswith(f"Notification {never_written.pk}: It has no text to send again") for text in texts)
+    assert "1 notification(s) queued again, to be sent as they were written." in texts
+    copy = Notification.objects.get(resent_from=sent)
+    assert services.notification_send(notification_id=copy.pk)  # not re-rendered, not skipped
+    copy.refresh_from_db()
+    assert (copy.outcome, copy.body) == (Notification.Outcome.SENT, "Mancala #1 ...")
+
+
+def test_a_resent_your_turn_notice_goes_out_though_the_turn_is_over(staff_client, alice, bob, matches):
+    original = Notification.objects.create(user=bob, match=matches["alice_bob"], kind=Notification.Kind.YOUR_TURN,
+                                           subject="Your turn", body="It is your turn.")
+    services.notification_resend(notification_id=original.pk)
+    copy = Notification.objects.get(resent_from=original)
+    assert services.notification_send(notification_id=copy.pk)
+    assert services.notification_send(notification_id=original.pk) is False  # the turn is not bob's
+
+
+def test_the_seats_are_numbered_from_one_as_in_the_actions_forms(staff_client, matches):
+    page = staff_client.get(reverse("admin:games_match_change", args=[matches["alice_bob"].pk])).content.decode()
+    numbers = re.findall(r'field-seat">\s*(?:<p>)?(\d+)', page)
+    assert numbers == ["1", "2"]
 
 
 def test_a_player_who_is_not_staff_is_sent_to_the_admin_login(client, alice, matches):
@@ -238,6 +282,14 @@ def test_staff_see_the_clocks_and_pending_notifications_and_extend_a_deadline_wi
     assert event.actor == staff and "48 more hour(s): Hospital stay" in event.reason
     due = Notification.objects.filter(match=match, kind="reminder", sent_at__isnull=True).order_by("due_at")
     assert due.first().due_at > clock.now + timedelta(days=1), "reminders follow the new deadline"
+    until = timezone.localtime(deadline + timedelta(hours=48)).strftime("%-d %B %Y, %H:%M")
+    assert f"Match {match.pk}: seat 1 now has until {until}" in next(str(m) for m in response.context["messages"])
+
+    services.vacation_start(user_id=alice.pk, days=3)  # her clock stops with 4 days left
+    response = staff_client.post(CHANGELIST, {**chosen, "apply": "1", "seat": "1", "hours": "24",
+                                              "reason": "More"}, follow=True)
+    assert [str(m) for m in response.context["messages"]] == [
+        f"Match {match.pk}: seat 1 now has 5 d 0 h left once the vacation ends."]
 
 
 def test_admin_pages_name_an_icon_so_browsers_do_not_ask_for_a_missing_favicon(staff_client, matches):

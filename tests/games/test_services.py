@@ -249,7 +249,7 @@ def test_staff_can_hand_a_seat_to_the_ai(match, bob, staff, django_capture_on_co
     assert [c.func.__name__ for c in callbacks] == ["enqueue_ai_move", "enqueue_notification"], (
         "the AI is asked to move since the seat is to act, and Alice is told")
     told = Notification.objects.get(user__username="alice", kind=Notification.Kind.SEAT_TAKEN)
-    assert "Staff gave Alice's seat to the AI: Alice left" in told.body and told.subject.startswith("The AI now plays")
+    assert "Staff gave your seat to the AI: Alice left." in told.body and told.subject.startswith("The AI now plays")
     assert services.ai_turn_play(match_id=match.pk, expected_version=0) is not None
 
 
