@@ -123,13 +123,16 @@ def _match_context(request, match: Match, *, error: str = "") -> dict:
     seats = list(match.seats.all())
     my_seat = next((seat for seat in seats if seat.user_id == request.user.pk), None)
     seat_number = my_seat.number if my_seat else None
-    legal = game.legal_moves(state, seat_number) if my_seat and match.status == Status.ACTIVE else []
+    # Past the deadline the move would be refused: offer none while the sweep applies the timeout.
+    late = bool(my_seat and my_seat.deadline and my_seat.deadline <= timezone.now())
+    legal = game.legal_moves(state, seat_number) if my_seat and match.status == Status.ACTIVE and not late else []
     names = seat_names(seats)
     return {
         "match": match,
         "game": game,
         "seats": seats,
         "my_seat": my_seat,
+        "my_time_ran_out": late,
         "my_former_seat": next((seat for seat in seats if seat.former_user_id == request.user.pk), None),
         "view": (view := game.view(state, seat_number)),
         "board": board_context(game.slug, view, seat_number, legal),

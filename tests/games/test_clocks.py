@@ -57,12 +57,16 @@ def test_a_time_bank_keeps_what_is_left_plus_the_increment_up_to_the_cap(clock, 
     assert seat(match, 0).deadline == clock.now + timedelta(days=4), "Alice's turn runs on her whole bank"
 
 
-def test_a_move_after_the_deadline_is_refused(clock, alice, bob):
+def test_a_move_after_the_deadline_is_refused(clock, alice, bob, client):
     match = start_timed_match(alice, bob)
     clock.advance(days=2, seconds=1)
     with pytest.raises(services.MoveRejected, match="ran out"):
         services.move_submit(match_id=match.pk, user=alice, move="1", expected_version=0)
     assert not MoveRecord.objects.filter(match=match).exists()
+    client.force_login(alice)  # before the sweep applies the timeout, the page offers no move
+    page = client.get(reverse("match_detail", args=[match.pk])).content.decode()
+    assert "Your time for this move ran out." in page and "Your turn." not in page
+    assert 'name="move"' not in page
 
 
 def test_the_late_player_of_two_loses_once_and_both_are_told(clock, alice, bob):
