@@ -118,7 +118,7 @@ class MatchAdmin(admin.ModelAdmin):
     # The stored state holds the seed (and so every future draw) and every seat's secrets:
     # staff see the position as a spectator would, through the game's view.
     exclude = ("seed", "state")
-    readonly_fields = ("game", "options", "status", "version", "result", "created_by", "created_at",
+    readonly_fields = ("game", "options", "status", "version", "revision", "result", "created_by", "created_at",
                        "last_move_at", "finished_at", "time_control", "days_per_move", "bank_initial_days",
                        "bank_increment_days", "bank_cap_days", "on_timeout", "position")
     inlines = [SeatInline, MoveRecordInline, MatchEventInline, NotificationInline]

@@ -51,6 +51,11 @@ def now():
 DAY = 86400
 
 
+def poll_token(version: int, status: str, revision: int) -> str:
+    """What an open match page sends when it polls: any change to the match changes it."""
+    return f"{version}-{status}-{revision}"
+
+
 class Match(models.Model):
     # A registry slug (games.engine.registry); no choices here, so a new game needs no migration.
     game = models.CharField(max_length=32)
@@ -60,6 +65,9 @@ class Match(models.Model):
     state = models.JSONField()
     seed = models.BigIntegerField()
     version = models.PositiveIntegerField(default=0, help_text="Moves applied so far.")
+    # Counts the changes that are not moves (an extension, the AI taking a seat, a vacation
+    # stopping a clock), so that open pages learn of them by polling too.
+    revision = models.PositiveIntegerField(default=0)
     result = models.JSONField(null=True, blank=True, help_text="Scores and winners once finished.")
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="created_matches"
@@ -108,6 +116,10 @@ class Match(models.Model):
     @property
     def options_label(self) -> str:
         return options_label(self.game, self.options)
+
+    @property
+    def poll_token(self) -> str:
+        return poll_token(self.version, self.status, self.revision)
 
     @property
     def full_name(self) -> str:

@@ -7,7 +7,7 @@ from datetime import datetime
 from django.db.models import Exists, OuterRef, Prefetch, Q, QuerySet, Subquery
 
 from accounts.models import User
-from games.models import Match, MatchEvent, MoveRecord, Seat, Status
+from games.models import Match, MatchEvent, MoveRecord, Seat, Status, poll_token
 
 FAR_FUTURE = datetime.max.timestamp()
 
@@ -82,6 +82,6 @@ def match_poll_token(match_id: int, user: User) -> str | None:
     """The cheap read behind polling: one indexed row, two columns, ``None`` for a match the
     user may not see. Changes with every move and every change of status (an abort, a
     resignation)."""
-    row = Match.objects.filter(_visible_to(user), pk=match_id).values_list("version", "status").first()
-    return None if row is None else f"{row[0]}-{row[1]}"
+    row = Match.objects.filter(_visible_to(user), pk=match_id).values_list("version", "status", "revision").first()
+    return None if row is None else poll_token(*row)
 

@@ -147,6 +147,7 @@ def _set_status(match: Match, to: str, *, reason: str, actor: User | None = None
     MatchEvent.objects.create(match=match, from_status=match.status, to_status=to, reason=reason, actor=actor,
                               ply=match.version if in_log else None)
     match.status = to
+    _touch(match)
 
 
 def _record_event(match: Match, *, reason: str, actor: User | None = None, in_log: bool = False) -> None:
@@ -155,6 +156,13 @@ def _record_event(match: Match, *, reason: str, actor: User | None = None, in_lo
         match=match, from_status=match.status, to_status=match.status, reason=reason, actor=actor,
         ply=match.version if in_log else None,
     )
+    _touch(match)
+
+
+def _touch(match: Match) -> None:
+    """A change open pages should redraw that is not a move (the row is locked by the caller)."""
+    match.revision += 1
+    Match.objects.filter(pk=match.pk).update(revision=match.revision)
 
 
 def _match_url(match: Match) -> str:
@@ -888,6 +896,7 @@ def vacation_start(*, user_id: int, days: int) -> User:
             seat.paused_seconds, seat.deadline = _time_left(seat, now), None
             seat.save(update_fields=["deadline", "paused_seconds"])
             _cancel_reminders(match, [user.pk])
+        _touch(match)  # "on vacation until …" shows on every page of the match
     return user
 
 
@@ -912,6 +921,7 @@ def vacation_end(*, user_id: int) -> User:
             seat.deadline, seat.paused_seconds = now + timedelta(seconds=seat.paused_seconds), None
             seat.save(update_fields=["deadline", "paused_seconds"])
             _schedule_reminders(match, seat, now)
+        _touch(match)
     return user
 
 

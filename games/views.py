@@ -143,7 +143,7 @@ def _match_context(request, match: Match, *, error: str = "") -> dict:
         "log_events": selectors.match_log_events(match),
         "now": timezone.now(),
         "board_template": f"games/boards/{game.slug}.html",
-        "poll_token": f"{match.version}-{match.status}",
+        "poll_token": match.poll_token,
         "poll_seconds": POLL_SECONDS,
         "error": error,
     }
@@ -185,7 +185,8 @@ def match_poll(request, pk: int):
     """Nothing (204) while the match is unchanged; the fresh fragment once it moved."""
     token = selectors.match_poll_token(pk, request.user)
     if token is None:
-        if request.GET.get("token", "").endswith(f"-{Status.OPEN}") and Match.objects.filter(pk=pk).exists():
+        was_open = f"-{Status.OPEN}-" in request.GET.get("token", "")
+        if was_open and Match.objects.filter(pk=pk).exists():
             return _not_found(request, STARTED_WITHOUT_YOU, status=200)  # a watcher of an open challenge
         raise MatchHidden(NOT_FOUND)
     services.seat_seen(match_id=pk, user=request.user)

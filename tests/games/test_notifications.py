@@ -136,7 +136,7 @@ def test_a_digest_player_gets_one_email_at_their_hour_listing_the_matches(clock,
 def test_no_your_turn_email_about_a_match_the_player_is_looking_at(clock, alice, bob, client):
     match = start_timed_match(alice, bob)
     client.force_login(bob)
-    assert client.get(reverse("match_poll", args=[match.pk]), {"token": "0-active"}, **HTMX).status_code == 204
+    assert client.get(reverse("match_poll", args=[match.pk]), {"token": match.poll_token}, **HTMX).status_code == 204
     services.move_submit(match_id=match.pk, user=alice, move="1", expected_version=0)
     your_turn = Notification.objects.get(user=bob, kind=Notification.Kind.YOUR_TURN)
     assert services.notification_send(notification_id=your_turn.pk) is False

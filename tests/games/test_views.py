@@ -180,20 +180,29 @@ def test_moving_needs_post(alice_client, match):
     assert alice_client.get(move_url(match)).status_code == 405
 
 
-def test_polling_returns_nothing_until_the_match_changes(alice_client, match, bob):
+def test_polling_returns_nothing_until_the_match_changes(alice_client, match, bob, staff):
     url = reverse("match_poll", args=[match.pk])
-    assert alice_client.get(url, {"token": "0-active"}, **HTMX).status_code == 204
+    match.refresh_from_db()
+    token = match.poll_token
+    assert alice_client.get(url, {"token": token}, **HTMX).status_code == 204
     services.move_submit(match_id=match.pk, user=match.seats.get(number=0).user, move="1", expected_version=0)
-    response = alice_client.get(url, {"token": "0-active"}, **HTMX)
+    response = alice_client.get(url, {"token": token}, **HTMX)
     assert response.status_code == 200 and "Player 1 sows tile 1" in response.content.decode()
-    assert alice_client.get(url, {"token": "1-active"}, **HTMX).status_code == 204
+    match.refresh_from_db()
+    token = match.poll_token
+    assert alice_client.get(url, {"token": token}, **HTMX).status_code == 204
+    # A change that is not a move reaches the open page too.
+    services.seat_replace_by_ai(match_id=match.pk, seat_number=1, level=1, actor=staff, reason="Bob left")
+    response = alice_client.get(url, {"token": token}, **HTMX)
+    assert response.status_code == 200 and "Staff gave Bob&#x27;s seat to the AI" in response.content.decode()
 
 
 def test_polling_an_unchanged_match_is_one_cheap_query(alice_client, match, django_assert_max_num_queries):
     url = reverse("match_poll", args=[match.pk])
-    alice_client.get(url, {"token": "0-active"})  # warm the session
+    match.refresh_from_db()
+    alice_client.get(url, {"token": match.poll_token})  # warm the session
     with CaptureQueriesContext(connection) as queries:
-        assert alice_client.get(url, {"token": "0-active"}, **HTMX).status_code == 204
+        assert alice_client.get(url, {"token": match.poll_token}, **HTMX).status_code == 204
     match_queries = [q["sql"] for q in queries.captured_queries if "games_match" in q["sql"]]
     assert len(match_queries) == 1
 
@@ -255,7 +264,7 @@ def test_a_join_that_came_too_late_says_so_and_leads_back_to_the_lobby(client, a
     match = services.match_create(creator=alice, game_slug="mancala", options={},
                                   seats=[SeatSpec("creator"), SeatSpec("open")])
     client.force_login(carol)
-    token = f"{match.version}-{match.status}"
+    token = match.poll_token
     assert client.get(reverse("match_detail", args=[match.pk])).status_code == 200  # carol looks at it
     services.match_join(match_id=match.pk, user=bob)  # bob is quicker
 
@@ -273,7 +282,7 @@ def test_a_join_that_came_too_late_says_so_and_leads_back_to_the_lobby(client, a
 
 def test_someone_elses_match_answers_the_same_as_none_in_plain_words(client, match, carol):
     client.force_login(carol)
-    token = f"{match.version}-{match.status}"
+    token = match.poll_token
     for url in (reverse("match_detail", args=[match.pk]), reverse("match_detail", args=[99999]),
                 reverse("match_poll", args=[match.pk]) + f"?token={token}",
                 reverse("match_replay", args=[match.pk])):
