@@ -151,69 +151,54 @@ class MatchAdmin(admin.ModelAdmin):
     def whose_turn(self, match):
         return ", ".join(seat.occupant_name for seat in match.seats.all() if seat.to_act) or "—"
 
+    def _form_action(self, request, queryset, form_class, action: str, title: str, apply):
+        """An action that first asks for its form, then calls ``apply(match, data)`` on each
+        chosen match; the text it returns, or the service's refusal, is that match's message."""
+        form = form_class(request.POST if "apply" in request.POST else None)
+        if not form.is_valid():
+            return render(request, "admin/games/replace_seat.html", {
+                **self.admin_site.each_context(request), "form": form, "matches": queryset,
+                "action": action, "title": title,
+            })
+        for match in queryset:
+            try:
+                self.message_user(request, apply(match, form.cleaned_data))
+            except (services.ServiceError, IndexError) as error:
+                text = getattr(error, "message", "There is no such seat.")
+                self.message_user(request, f"Match {match.pk}: {text}", messages.WARNING)
+        return None
+
     @admin.action(description="Abort the selected matches")
     def abort_matches(self, request, queryset):
-        form = AbortForm(request.POST if "apply" in request.POST else None)
-        if form.is_valid():
-            for match in queryset:
-                try:
-                    services.match_abort(match_id=match.pk, actor=request.user, reason=form.cleaned_data["reason"])
-                except services.ServiceError as error:
-                    self.message_user(request, f"Match {match.pk}: {error.message}", messages.WARNING)
-                else:
-                    self.message_user(request, f"Match {match.pk} aborted.")
-            return None
-        return render(request, "admin/games/replace_seat.html", {
-            **self.admin_site.each_context(request), "form": form, "matches": queryset,
-            "action": "abort_matches", "title": "Abort the selected matches",
-        })
+        def abort(match, data):
+            services.match_abort(match_id=match.pk, actor=request.user, reason=data["reason"])
+            return f"Match {match.pk} aborted."
+
+        return self._form_action(request, queryset, AbortForm, "abort_matches", "Abort the selected matches", abort)
 
     @admin.action(description="Extend a seat's deadline")
     def extend_deadline(self, request, queryset):
-        form = ExtendDeadlineForm(request.POST if "apply" in request.POST else None)
-        if form.is_valid():
-            data = form.cleaned_data
-            for match in queryset:
-                try:
-                    seat = services.seat_deadline_extend(
-                        match_id=match.pk, seat_number=data["seat"] - 1, hours=data["hours"],
-                        actor=request.user, reason=data["reason"],
-                    )
-                except (services.ServiceError, IndexError) as error:
-                    text = getattr(error, "message", "There is no such seat.")
-                    self.message_user(request, f"Match {match.pk}: {text}", messages.WARNING)
-                else:
-                    if seat.deadline:
-                        until = f"until {date_format(timezone.localtime(seat.deadline), 'j F Y, H:i T')}"
-                    else:  # a vacation stopped the clock
-                        until = f"{duration(seat.paused_seconds)} left once the vacation ends"
-                    self.message_user(request, f"Match {match.pk}: seat {data['seat']} now has {until}.")
-            return None
-        return render(request, "admin/games/replace_seat.html", {
-            **self.admin_site.each_context(request), "form": form, "matches": queryset,
-            "action": "extend_deadline", "title": "Extend a seat's deadline",
-        })
+        def extend(match, data):
+            seat = services.seat_deadline_extend(match_id=match.pk, seat_number=data["seat"] - 1,
+                                                 hours=data["hours"], actor=request.user, reason=data["reason"])
+            if seat.deadline:
+                until = f"until {date_format(timezone.localtime(seat.deadline), 'j F Y, H:i T')}"
+            else:  # a vacation stopped the clock
+                until = f"{duration(seat.paused_seconds)} left once the vacation ends"
+            return f"Match {match.pk}: seat {data['seat']} now has {until}."
+
+        return self._form_action(request, queryset, ExtendDeadlineForm, "extend_deadline",
+                                 "Extend a seat's deadline", extend)
 
     @admin.action(description="Replace a seat by the AI")
     def replace_seat_by_ai(self, request, queryset):
-        form = ReplaceSeatForm(request.POST if "apply" in request.POST else None)
-        if form.is_valid():
-            for match in queryset:
-                try:
-                    services.seat_replace_by_ai(
-                        match_id=match.pk, seat_number=form.cleaned_data["seat"] - 1,
-                        level=form.cleaned_data["level"], actor=request.user, reason=form.cleaned_data["reason"],
-                    )
-                except (services.ServiceError, IndexError) as error:
-                    text = getattr(error, "message", "There is no such seat.")
-                    self.message_user(request, f"Match {match.pk}: {text}", messages.WARNING)
-                else:
-                    self.message_user(request, f"Match {match.pk}: seat {form.cleaned_data['seat']} is the AI's.")
-            return None
-        return render(request, "admin/games/replace_seat.html", {
-            **self.admin_site.each_context(request), "form": form, "matches": queryset,
-            "action": "replace_seat_by_ai", "title": "Replace a seat by the AI",
-        })
+        def replace(match, data):
+            services.seat_replace_by_ai(match_id=match.pk, seat_number=data["seat"] - 1, level=data["level"],
+                                        actor=request.user, reason=data["reason"])
+            return f"Match {match.pk}: seat {data['seat']} is the AI's."
+
+        return self._form_action(request, queryset, ReplaceSeatForm, "replace_seat_by_ai",
+                                 "Replace a seat by the AI", replace)
 
 
 @admin.register(Notification)
