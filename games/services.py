@@ -701,9 +701,11 @@ def notification_send(*, notification_id: int) -> bool:
     if not claimed:
         return False
     notification = Notification.objects.select_related("user", "match").get(pk=notification_id)
-    reason = "" if notification.resent_from_id else _skip_reason(notification, now)
-    if not reason and notification.kind == Notification.Kind.DIGEST and not notification.resent_from_id:
-        reason = _digest_render(notification)
+    reason = ""
+    if not notification.resent_from_id:  # a copy staff asked for goes out as it was written
+        reason = _skip_reason(notification, now)
+        if not reason and notification.kind == Notification.Kind.DIGEST:
+            reason = _digest_render(notification)
     if reason:
         _close(notification, Notification.Outcome.SKIPPED, reason)
         return False
