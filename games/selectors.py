@@ -79,9 +79,9 @@ def match_log_events(match: Match) -> list[MatchEvent]:
 
 
 def match_poll_token(match_id: int, user: User) -> str | None:
-    """The cheap read behind polling: one indexed row, two columns, ``None`` for a match the
-    user may not see. Changes with every move and every change of status (an abort, a
-    resignation)."""
+    """The cheap read behind polling: one indexed row, three columns, ``None`` for a match the
+    user may not see. Changes with every move, every change of status (an abort, a
+    resignation) and every other change open pages show (``Match.revision``)."""
     row = Match.objects.filter(_visible_to(user), pk=match_id).values_list("version", "status", "revision").first()
     return None if row is None else poll_token(*row)
 
