@@ -40,6 +40,16 @@ def fast_password_hashing(settings):
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
+def route_tasks_to(queue: str) -> None:
+    """Make ``queue`` the one Celery tasks are published to and consumed from (the app
+    caches its queues), so a test's worker plays only this test run's tasks."""
+    from config.celery import app
+
+    app.conf.task_default_queue = queue
+    for cached in ("queues", "default_queue", "router"):
+        delattr(app.amqp, cached)
+
+
 def make_user(username: str, **extra) -> User:
     user = User.objects.create_user(username=username, email=f"{username}@example.com", password=PASSWORD, **extra)
     EmailAddress.objects.create(user=user, email=user.email, verified=True, primary=True)

@@ -13,6 +13,7 @@ from django.db import connections
 from playwright.sync_api import Browser, Page, sync_playwright
 
 from config.celery import app as celery_app
+from tests.conftest import route_tasks_to
 
 # Playwright's sync API runs an event loop in this thread; Django would otherwise refuse
 # the ORM calls the test and its fixtures make here.
@@ -68,13 +69,6 @@ def page(browser: Browser) -> Iterator[Page]:
         yield page
 
 
-def _route_tasks_to(queue: str) -> None:
-    """Make ``queue`` the default for publishing and consuming (the app caches its queues)."""
-    celery_app.conf.task_default_queue = queue
-    for cached in ("queues", "default_queue", "router"):
-        delattr(celery_app.amqp, cached)
-
-
 @pytest.fixture
 def celery_worker(live_server):
     """A real worker in a thread, consuming from the Redis broker the settings name.
@@ -86,11 +80,11 @@ def celery_worker(live_server):
     assert broker.startswith("redis://"), NO_REDIS
     default_queue = celery_app.conf.task_default_queue
     queue = f"e2e-{os.getpid()}"
-    _route_tasks_to(queue)
+    route_tasks_to(queue)
     with celery_app.connection_for_write() as connection:
         connection.default_channel.queue_purge(queue)  # leftovers of an interrupted run
     try:
         with start_worker(celery_app, perform_ping_check=False, pool="solo", shutdown_timeout=20) as worker:
             yield worker
     finally:
-        _route_tasks_to(default_queue)
+        route_tasks_to(default_queue)

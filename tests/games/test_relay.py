@@ -22,10 +22,10 @@ from django.utils import timezone
 from config.celery import app
 from games import services, tasks
 from games.models import Match, MoveRecord, Notification, Seat
-from tests.conftest import start_match
+from tests.conftest import route_tasks_to, start_match
 from tests.games.local_servers import SpareRedis, StallingMailServer
 from tests.games.test_race import require_postgresql, run_together
-from tests.games.test_tasks import route_tasks_to, wait_until
+from tests.games.test_tasks import wait_until
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

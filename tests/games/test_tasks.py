@@ -23,7 +23,7 @@ from kombu.exceptions import OperationalError
 from config.celery import app
 from games import services, tasks
 from games.models import Match, MoveRecord, Notification, Seat
-from tests.conftest import start_match
+from tests.conftest import route_tasks_to, start_match
 from tests.games.flaky_mail import SERVER_DOWN, FlakyBackend
 from tests.games.test_race import require_postgresql, run_together
 
@@ -46,13 +46,6 @@ def wait_until(condition: Callable[[], object], *, what: str, timeout: float = W
         if time.monotonic() > deadline:
             pytest.fail(f"gave up after {timeout} s waiting for {what}")
         time.sleep(POLL_SECONDS)
-
-
-def route_tasks_to(queue: str) -> None:
-    """Make ``queue`` the one tasks are published to and consumed from (the app caches its queues)."""
-    app.conf.task_default_queue = queue
-    for cached in ("queues", "default_queue", "router"):
-        delattr(app.amqp, cached)
 
 
 @pytest.fixture
