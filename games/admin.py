@@ -54,6 +54,20 @@ class NotationAfterTheEnd:
         return NOTATION_HIDDEN if STATUS_TRANSITIONS[record.match.status] else record.notation
 
 
+class SecretsNotFiltered:
+    """Django's admin lets any address filter on any field of the model (``?seed__gte=…``),
+    which answers yes or no about a value the page does not show: a match's seed could be
+    found by halving, a hidden offering by trying its six values. Those fields take no
+    filter here."""
+
+    secret_fields: tuple[str, ...] = ()
+
+    def lookup_allowed(self, lookup, value, request):
+        if lookup.split("__")[0] in self.secret_fields:
+            return False
+        return super().lookup_allowed(lookup, value, request)
+
+
 class MoveRecordInline(NotationAfterTheEnd, ReadOnlyInline):
     model = MoveRecord
     fields = ("ply", "seat", "notation_shown", "description", "by_ai", "created_at")
@@ -109,7 +123,7 @@ class PlayerFilter(admin.SimpleListFilter):
 
 
 @admin.register(Match)
-class MatchAdmin(admin.ModelAdmin):
+class MatchAdmin(SecretsNotFiltered, admin.ModelAdmin):
     list_display = ("id", "game_name", "options_label", "status", "players", "whose_turn", "version", "last_move_at")
     list_filter = ("game", "status", PlayerFilter, "created_at")
     search_fields = ("=id", "seats__user__username", "seats__user__email", "seats__user__display_name",
@@ -117,7 +131,7 @@ class MatchAdmin(admin.ModelAdmin):
     date_hierarchy = "created_at"
     # The stored state holds the seed (and so every future draw) and every seat's secrets:
     # staff see the position as a spectator would, through the game's view.
-    exclude = ("seed", "state")
+    exclude = secret_fields = ("seed", "state")
     readonly_fields = ("game", "options", "status", "version", "revision", "result", "created_by", "created_at",
                        "last_move_at", "finished_at", "time_control", "days_per_move", "bank_initial_days",
                        "bank_increment_days", "bank_cap_days", "on_timeout", "position")
@@ -228,11 +242,13 @@ class NotificationAdmin(admin.ModelAdmin):
 
 
 @admin.register(MoveRecord)
-class MoveRecordAdmin(NotationAfterTheEnd, admin.ModelAdmin):
+class MoveRecordAdmin(NotationAfterTheEnd, SecretsNotFiltered, admin.ModelAdmin):
     list_display = ("match", "ply", "seat", "notation_shown", "description", "by_ai", "created_at")
     list_select_related = ("match",)
     search_fields = ("=match__id",)
-    readonly_fields = ("match", "ply", "seat", "notation_shown", "description", "by_ai", "created_at")
+    # Named, or the read-only page would list every model field, the raw notation too.
+    fields = readonly_fields = ("match", "ply", "seat", "notation_shown", "description", "by_ai", "created_at")
+    secret_fields = ("notation",)
 
     def has_add_permission(self, request):
         return False

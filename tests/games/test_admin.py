@@ -123,6 +123,31 @@ def test_move_notation_stays_hidden_from_staff_until_the_match_ends(staff_client
         assert re.search(r'field-notation_shown">\s*(<p>)?1(</p>)?\s*</td>', response.content.decode())
 
 
+def test_a_move_records_own_page_shows_no_raw_notation_during_play(staff_client, alice, bob):
+    match = start_match(alice, bob)
+    services.move_submit(match_id=match.pk, user=alice, move="1", expected_version=0)
+    record = match.moves.get()
+
+    response = staff_client.get(reverse("admin:games_moverecord_change", args=[record.pk]))
+
+    assertContains(response, "shown when the match ends", count=1)
+    assertNotContains(response, 'field-notation"')  # the model field itself, which Django lists unless told
+
+
+@pytest.mark.parametrize("page, lookup", [
+    ("admin:games_match_changelist", "seed__gte=0"),
+    ("admin:games_match_changelist", "state__icontains=moves"),
+    ("admin:games_moverecord_changelist", "notation=1"),
+    ("admin:games_moverecord_changelist", "notation__endswith=1"),
+])
+def test_addresses_cannot_filter_on_a_secret_to_learn_it_by_yes_or_no(staff_client, alice, bob, page, lookup):
+    match = start_match(alice, bob)
+    services.move_submit(match_id=match.pk, user=alice, move="1", expected_version=0)
+
+    assert staff_client.get(reverse(page) + f"?{lookup}").status_code == 400
+    assert staff_client.get(reverse(page) + f"?id={match.pk}").status_code == 200, "other filters still work"
+
+
 def test_the_abort_action_asks_why_then_aborts_through_the_service(staff_client, staff, matches):
     in_play, aborted = matches["alice_bob"], matches["aborted"]
     chosen = {"action": "abort_matches", "_selected_action": [in_play.pk, aborted.pk]}
