@@ -1,6 +1,11 @@
 import zoneinfo
+from urllib.parse import urlencode
 
+from django.conf import settings
+from django.contrib.auth import REDIRECT_FIELD_NAME
+from django.shortcuts import resolve_url
 from django.utils import timezone
+from django_htmx.http import HttpResponseClientRedirect
 
 
 class UserTimezoneMiddleware:
@@ -19,3 +24,21 @@ class UserTimezoneMiddleware:
         else:
             timezone.deactivate()
         return self.get_response(request)
+
+
+class HtmxSignInMiddleware:
+    """An htmx request from a page whose session ended (signed out in another tab, the
+    cookie gone) would get the sign-in page swapped into the board, and signing in there
+    would land on the fragment's address. Instead the whole page goes to the sign-in page,
+    which comes back to that page afterwards. Must come after django-htmx's middleware."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        response = self.get_response(request)
+        login_url = resolve_url(settings.LOGIN_URL)
+        if request.htmx and response.status_code == 302 and response["Location"].startswith(login_url):
+            back = request.htmx.current_url_abs_path or resolve_url("home")
+            return HttpResponseClientRedirect(f"{login_url}?{urlencode({REDIRECT_FIELD_NAME: back})}")
+        return response

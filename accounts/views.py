@@ -9,6 +9,7 @@ from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods, require_POST
+from django_htmx.http import HttpResponseClientRefresh
 
 from accounts import unsubscribe
 from accounts.forms import ProfileForm, VacationForm
@@ -22,6 +23,8 @@ VACATION_ENDED = "Welcome back: your clocks run again."
 BAD_LINK = "This unsubscribe link is not valid."
 UNSUBSCRIBED = "Done: you will get no more {topic}."
 FAILURES_SHOWN_DAYS = 30
+OUT_OF_DATE = ("The page was out of date (you signed in or out in another tab or window), so nothing "
+               "was sent. Here it is again: please try once more.")
 
 
 def _failures_to_show(user: User):
@@ -100,3 +103,12 @@ def unsubscribe_view(request, token: str):
         return HttpResponse("Unsubscribed.", content_type="text/plain")
     return render(request, "accounts/unsubscribe.html",
                   {"done": UNSUBSCRIBED.format(topic=unsubscribe.TOPICS[topic])})
+
+
+def csrf_failure(request, reason: str = ""):
+    """A form or click from a page older than the session (signed in or out elsewhere):
+    htmx reloads the page with a word of why; a plain form gets a page that says so."""
+    if request.headers.get("HX-Request"):
+        messages.warning(request, OUT_OF_DATE)
+        return HttpResponseClientRefresh()
+    return render(request, "403_csrf.html", status=403)

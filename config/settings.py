@@ -62,6 +62,7 @@ MIDDLEWARE = [
     "django.middleware.csp.ContentSecurityPolicyMiddleware",
     "allauth.account.middleware.AccountMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    "accounts.middleware.HtmxSignInMiddleware",
     "accounts.middleware.UserTimezoneMiddleware",
 ]
 
@@ -129,6 +130,7 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
 LOGIN_URL = "account_login"
+CSRF_FAILURE_VIEW = "accounts.views.csrf_failure"
 LOGIN_REDIRECT_URL = "dashboard"
 ACCOUNT_ADAPTER = "accounts.adapter.AccountAdapter"
 ACCOUNT_LOGIN_METHODS = {"username", "email"}

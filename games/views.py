@@ -15,7 +15,7 @@ from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.utils.cache import patch_cache_control, patch_vary_headers
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_GET
 
 from games import selectors, services
 from games.boards import board_context
@@ -112,6 +112,19 @@ def _match_page(view):
     return wrapper
 
 
+def _posted_or_back(view):
+    """A match's POST-only address opened by GET (a sign-in that returns to it, a reload
+    of a refused form's answer, a bookmark) goes to the match page, not a blank 405."""
+
+    @wraps(view)
+    def wrapper(request, pk: int, *args, **kwargs):
+        if request.method != "POST":
+            return redirect("match_detail", pk=pk)
+        return view(request, pk, *args, **kwargs)
+
+    return wrapper
+
+
 def _not_found(request, message: str, status: int = 404) -> HttpResponse:
     template = "games/not_found.html#live" if request.htmx else "games/not_found.html"
     return render(request, template, {"message": message}, status=status)
@@ -196,7 +209,7 @@ def match_poll(request, pk: int):
 
 
 @login_required
-@require_POST
+@_posted_or_back
 @_match_page
 def match_move(request, pk: int):
     match = _viewer_match(request, pk)
@@ -222,7 +235,7 @@ def _match_action(service, success: str, *, for_outsiders: bool = False):
     ``for_outsiders``: anyone may try it (joining), and the service says why not."""
 
     @login_required
-    @require_POST
+    @_posted_or_back
     @_match_page
     def view(request, pk: int):
         visible = selectors.match_for_viewer(pk, request.user) is not None

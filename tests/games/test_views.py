@@ -176,10 +176,6 @@ def test_a_move_without_csrf_token_is_refused(alice, match):
     assert snapshot(match) == before
 
 
-def test_moving_needs_post(alice_client, match):
-    assert alice_client.get(move_url(match)).status_code == 405
-
-
 def test_polling_returns_nothing_until_the_match_changes(alice_client, match, bob, staff):
     url = reverse("match_poll", args=[match.pk])
     match.refresh_from_db()

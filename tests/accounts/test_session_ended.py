@@ -1,0 +1,76 @@
+"""An open match page outlives its session (signed out, or out and in again, in another
+tab): its next poll or click must take the whole page somewhere sensible, never swap a
+sign-in form or Django's CSRF page into the board, and never play a move."""
+
+from __future__ import annotations
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+from pytest_django.asserts import assertContains
+
+from accounts.views import OUT_OF_DATE
+from games.models import Match
+
+pytestmark = pytest.mark.django_db
+
+
+def htmx_headers(match: Match) -> dict[str, str]:
+    page = reverse("match_detail", args=[match.pk])
+    return {"HX-Request": "true", "HX-Current-URL": f"http://testserver{page}"}
+
+
+def test_a_poll_after_signing_out_sends_the_whole_page_to_sign_in_and_back(client, match):
+    poll = reverse("match_poll", args=[match.pk]) + f"?token={match.poll_token}"
+
+    response = client.get(poll, headers=htmx_headers(match))
+
+    assert response.status_code == 200
+    assert response["HX-Redirect"] == f"/accounts/login/?next=%2Fmatches%2F{match.pk}%2F"
+    assert not response.content, "nothing is swapped into the board"
+
+
+def test_without_htmx_signing_in_is_the_usual_redirect(client, match):
+    response = client.get(reverse("match_detail", args=[match.pk]))
+
+    assert response.status_code == 302 and "HX-Redirect" not in response
+    assert response["Location"].startswith("/accounts/login/?next=")
+
+
+def test_a_click_from_a_page_older_than_the_session_reloads_it_and_says_why(alice, match):
+    client = Client(enforce_csrf_checks=True)
+    client.force_login(alice)
+    move = reverse("match_move", args=[match.pk])
+
+    response = client.post(move, {"move": "1", "version": match.version},
+                           headers={**htmx_headers(match), "X-CSRFToken": "from-the-old-session"})
+
+    assert response.status_code == 200 and response["HX-Refresh"] == "true"
+    match.refresh_from_db()
+    assert match.version == 0 and not match.moves.exists(), "no move was played"
+    assertContains(client.get(reverse("match_detail", args=[match.pk])), OUT_OF_DATE)
+
+
+def test_a_plain_form_from_an_old_page_gets_a_page_in_plain_words(alice, match):
+    client = Client(enforce_csrf_checks=True)
+    client.force_login(alice)
+
+    response = client.post(reverse("match_resign", args=[match.pk]), {"csrfmiddlewaretoken": "stale"})
+
+    assertContains(response, "Nothing was sent", status_code=403)
+    assert "CSRF verification failed" not in response.content.decode()
+    match.refresh_from_db()
+    assert match.status == "active"
+
+
+@pytest.mark.parametrize("action", ["match_move", "match_join", "match_accept", "match_resign"])
+def test_a_post_only_address_opened_by_get_goes_to_the_match_page(client, alice, match, action):
+    """Signing in with ``?next=/matches/N/move/`` (after a plain post while signed out) used
+    to end on an empty 405 page."""
+    client.force_login(alice)
+
+    response = client.get(reverse(action, args=[match.pk]))
+
+    assert response.status_code == 302 and response["Location"] == reverse("match_detail", args=[match.pk])
+    match.refresh_from_db()
+    assert match.status == "active" and match.version == 0
