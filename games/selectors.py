@@ -42,11 +42,14 @@ def matches_to_act(user: User) -> list[Match]:
     return [match for match in matches_of(user) if match.my_turn and match.status == Status.ACTIVE]
 
 
+def _open_seat() -> Exists:
+    return Exists(Seat.objects.filter(match=OuterRef("pk"), user__isnull=True, ai_level__isnull=True))
+
+
 def lobby_open_matches(user: User) -> list[Match]:
     """Open challenges others posted that still have a free seat."""
-    open_seat = Seat.objects.filter(match=OuterRef("pk"), user__isnull=True, ai_level__isnull=True)
     mine = Seat.objects.filter(match=OuterRef("pk"), user=user)
-    matches = Match.objects.filter(status=Status.OPEN).filter(Exists(open_seat)).exclude(Exists(mine))
+    matches = Match.objects.filter(status=Status.OPEN).filter(_open_seat()).exclude(Exists(mine))
     return list(_with_seats(matches.order_by("-created_at"))[:50])
 
 
@@ -56,12 +59,13 @@ def invitations_for(user: User) -> list[Match]:
 
 
 def _visible_to(user: User) -> Q:
-    """Who may look at a match: its players, those whose seat the AI took over, and staff;
-    anyone signed in while it waits for players, so they can join."""
+    """Who may look at a match: its players (the invited too), those whose seat the AI took
+    over, and staff; anyone signed in while it has a free seat, so they can join (a match
+    among invited players only is theirs alone)."""
     if user.is_staff:
         return Q()
     seated = Seat.objects.filter(match=OuterRef("pk")).filter(Q(user=user) | Q(former_user=user))
-    return Q(status=Status.OPEN) | Q(Exists(seated))
+    return Q(Q(status=Status.OPEN) & _open_seat()) | Q(Exists(seated))
 
 
 def match_for_viewer(match_id: int, user: User) -> Match | None:

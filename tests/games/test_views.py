@@ -276,6 +276,23 @@ def test_a_join_that_came_too_late_says_so_and_leads_back_to_the_lobby(client, a
     assert 'id="live"' in fragment and "hx-trigger" not in fragment and "<html" not in fragment
 
 
+def test_a_match_among_invited_players_is_theirs_alone_until_it_has_a_free_seat(client, alice, bob, carol):
+    """It used to show strangers a "Join this match" button that could only be refused."""
+    invited = services.match_create(creator=alice, game_slug="mancala", options={},
+                                    seats=[SeatSpec("creator"), SeatSpec("user", username="bob")])
+    client.force_login(carol)
+    assert client.get(reverse("match_detail", args=[invited.pk])).status_code == 404
+
+    client.force_login(bob)
+    page = client.get(reverse("match_detail", args=[invited.pk])).content.decode()
+    assert "Accept" in page and "Join this match" not in page
+
+    challenge = services.match_create(creator=alice, game_slug="mecca", options={},
+                                      seats=[SeatSpec("creator"), SeatSpec("user", username="bob"), SeatSpec("open")])
+    client.force_login(carol)
+    assert "Join this match" in client.get(reverse("match_detail", args=[challenge.pk])).content.decode()
+
+
 def test_someone_elses_match_answers_the_same_as_none_in_plain_words(client, match, carol):
     client.force_login(carol)
     token = match.poll_token
