@@ -18,7 +18,7 @@ from django.utils.cache import patch_cache_control, patch_vary_headers
 from django.views.decorators.http import require_GET
 
 from games import selectors, services
-from games.boards import board_context
+from games.boards import board_context, seat_colours
 from games.engine import all_games, get_game
 from games.forms import MatchCreateForm
 from games.models import Match, Seat, Status
@@ -140,6 +140,10 @@ def _match_context(request, match: Match, *, error: str = "") -> dict:
     late = bool(my_seat and my_seat.deadline and my_seat.deadline <= timezone.now())
     legal = game.legal_moves(state, seat_number) if my_seat and match.status == Status.ACTIVE and not late else []
     names = seat_names(seats)
+    view = game.view(state, seat_number)
+    colours = seat_colours(game.slug, view)
+    for seat in seats:
+        seat.colours = colours.get(seat.number, "")  # the seat list ties the board's colours to names
     return {
         "match": match,
         "game": game,
@@ -147,7 +151,7 @@ def _match_context(request, match: Match, *, error: str = "") -> dict:
         "my_seat": my_seat,
         "my_time_ran_out": late,
         "my_former_seat": next((seat for seat in seats if seat.former_user_id == request.user.pk), None),
-        "view": (view := game.view(state, seat_number)),
+        "view": view,
         "board": board_context(game.slug, view, seat_number, legal),
         "legal": legal,
         "waiting_for": [names[seat.number] for seat in seats if seat.to_act],

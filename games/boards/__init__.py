@@ -2,7 +2,9 @@
 draws, from the viewer's side of the table. Each game has a module here named by its slug
 with one function, ``present(view, seat, legal) -> dict``. Only views reach here, never
 states, so a template cannot leak a secret. A module may also name its options' values in
-words (``OPTION_WORDS``) for the line that tells matches apart."""
+words (``OPTION_WORDS``) for the line that tells matches apart, and, for a game whose
+boards and log speak of colours, each seat's colours (``seat_colours(view)``) for the seat
+list, which speaks of names."""
 
 from __future__ import annotations
 
@@ -19,3 +21,9 @@ def options_label(slug: str, options: dict[str, str]) -> str:
     words = getattr(import_module(f"games.boards.{slug}"), "OPTION_WORDS", {})
     label = ", ".join(words.get(name, {}).get(value) or str(value).title() for name, value in options.items())
     return label[:1].upper() + label[1:]
+
+
+def seat_colours(slug: str, view: dict) -> dict[int, str]:
+    """Each seat's colour(s) in words ("Yellow and Green"), empty for a game without colours."""
+    colours_of = getattr(import_module(f"games.boards.{slug}"), "seat_colours", None)
+    return colours_of(view) if colours_of else {}

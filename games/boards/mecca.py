@@ -49,6 +49,10 @@ def present(view: dict, seat: int | None, legal: list[str]) -> dict:
     }
 
 
+def seat_colours(view: dict) -> dict[int, str]:
+    return {seat: " and ".join(colour.title() for colour in colours) for seat, colours in enumerate(view["colours"])}
+
+
 def _token(colour: str) -> dict:
     return {"colour": colour, "letter": LETTER[colour]}
 

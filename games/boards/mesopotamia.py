@@ -62,6 +62,10 @@ def present(view: dict, seat: int | None, legal: list[str]) -> dict:
 # --- the map ----------------------------------------------------------------------------
 
 
+def seat_colours(view: dict) -> dict[int, str]:
+    return {player["seat"]: player["colour"].title() for player in view["players"]}
+
+
 def _centre(q: int, r: int) -> tuple[float, float]:
     return HEX_RADIUS * 1.5 * q, HEX_RADIUS * SQRT3 * (r + q / 2)
 

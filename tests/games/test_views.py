@@ -293,6 +293,27 @@ def test_a_match_among_invited_players_is_theirs_alone_until_it_has_a_free_seat(
     assert "Join this match" in client.get(reverse("match_detail", args=[challenge.pk])).content.decode()
 
 
+@pytest.mark.parametrize("game, players, seat_lines", [
+    ("mecca", 2, ["Alice Player 1 · Yellow and Green (you)", "Bob Player 2 · Red and Blue"]),
+    ("mesopotamia", 3, ["Alice Player 1 · Blue (you)", "Bob Player 2 · Yellow", "Carol Player 3 · Green"]),
+])
+def test_the_seat_list_says_whose_colour_is_whose(client, alice, bob, carol, game, players, seat_lines):
+    """Boards and logs of colour games speak of colours ("Blue wins"); the seat list ties
+    them to names."""
+    match = start_timed_match(alice, *[bob, carol][: players - 1], game=game)
+    client.force_login(alice)
+
+    page = " ".join(strip_tags(client.get(reverse("match_detail", args=[match.pk])).content.decode()).split())
+
+    for line in seat_lines:
+        assert line in page
+
+
+def test_a_game_without_colours_lists_seats_by_number_only(alice_client, match):
+    page = " ".join(strip_tags(alice_client.get(reverse("match_detail", args=[match.pk])).content.decode()).split())
+    assert "Player 1 (you)" in page and "Player 2 ·" not in page
+
+
 def test_someone_elses_match_answers_the_same_as_none_in_plain_words(client, match, carol):
     client.force_login(carol)
     token = match.poll_token
