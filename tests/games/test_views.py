@@ -314,6 +314,18 @@ def test_a_game_without_colours_lists_seats_by_number_only(alice_client, match):
     assert "Player 1 (you)" in page and "Player 2 ·" not in page
 
 
+def test_a_declined_invitation_shows_a_cancelled_match_with_nobody_still_invited(client, alice, bob):
+    match = services.match_create(creator=alice, game_slug="mancala", options={},
+                                  seats=[SeatSpec("creator"), SeatSpec("user", username="bob")])
+    client.force_login(bob)
+
+    response = client.post(reverse("match_decline", args=[match.pk]), follow=True)
+
+    page = " ".join(strip_tags(response.content.decode()).split())
+    assert "This match was cancelled." in page and "Bob declined the invitation, so the match is cancelled." in page
+    assert "invited" not in page and "aborted" not in page
+
+
 def test_someone_elses_match_answers_the_same_as_none_in_plain_words(client, match, carol):
     client.force_login(carol)
     token = match.poll_token
