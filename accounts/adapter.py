@@ -1,12 +1,19 @@
-"""allauth's hooks into sign-up."""
+"""allauth's hooks into sign-up and into the emails it sends."""
 
 from __future__ import annotations
 
 from allauth.account.adapter import DefaultAccountAdapter
+from allauth.core import context as allauth_context
 from django import forms
+from django.contrib.sites.requests import RequestSite
+from django.core.mail import EmailMessage
 
 from accounts.forms import NAME_TAKEN
 from accounts.models import User
+from config.mail import ReadableEmail
+
+# The name the pages show (templates/base.html) and the subject prefix uses.
+SITE_NAME = "Boardgames"
 
 
 class AccountAdapter(DefaultAccountAdapter):
@@ -16,3 +23,19 @@ class AccountAdapter(DefaultAccountAdapter):
         if not shallow and User.objects.filter(display_name__iexact=username).exists():
             raise forms.ValidationError(NAME_TAKEN.format(name=username))
         return username
+
+    def send_mail(self, template_prefix: str, email: str, context: dict) -> None:
+        # django.contrib.sites is not installed, so allauth's site would be named after the
+        # request's host: "Hello from 127.0.0.1:8040!".
+        site = RequestSite(allauth_context.request)
+        site.name = SITE_NAME
+        super().send_mail(template_prefix, email, {"current_site": site, **context})
+
+    def render_mail(self, template_prefix: str, email: str | list[str], context: dict,
+                    headers: dict[str, str] | None = None) -> EmailMessage:
+        """allauth's message, as the site's ``ReadableEmail``: its link stays on one line."""
+        message = super().render_mail(template_prefix, email, context, headers)
+        readable = ReadableEmail(message.subject, message.body, message.from_email, message.to,
+                                 headers=message.extra_headers, alternatives=getattr(message, "alternatives", None))
+        readable.content_subtype = message.content_subtype
+        return readable

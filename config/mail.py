@@ -1,8 +1,32 @@
-"""The default email backend: every message is printed to the console and kept as a
-file under ``var/mail/``, so a player on a fresh machine can open their confirmation link."""
+"""How the site's emails are built and, by default, delivered.
 
+``ReadableEmail`` is the message every email of the site is sent as (the game notices
+and allauth's). ``ConsoleAndFileEmailBackend`` is the default backend: every message is
+printed to the console and kept as a file under ``var/mail/``, so a player on a fresh
+machine can open their confirmation link."""
+
+from __future__ import annotations
+
+import email.policy
+
+from django.core.mail import EmailMultiAlternatives
 from django.core.mail.backends.console import EmailBackend as ConsoleBackend
 from django.core.mail.backends.filebased import EmailBackend as FileBackend
+
+RFC5322_MAX_LINE = 998
+
+
+class ReadableEmail(EmailMultiAlternatives):
+    """An email whose lines may be as long as RFC 5322 allows (998), as Django's were before
+    6.0. Django 6 builds messages with Python's email policy, whose 78 characters make a
+    body with a longer line quoted-printable (a link split by ``=`` and a line break, which
+    a player copying it from a file or the console gets wrong) and fold a long
+    ``List-Unsubscribe`` URL into RFC 2047 encoded words, which mail programs do not read
+    there. With no alternatives it is a plain one-part message."""
+
+    def message(self, *, policy: email.policy.Policy = email.policy.default):
+        # The SMTP backend passes its own policy (CRLF line ends): keep it, only widen the lines.
+        return super().message(policy=policy.clone(max_line_length=RFC5322_MAX_LINE))
 
 
 class ConsoleAndFileEmailBackend(FileBackend):

@@ -6,6 +6,8 @@ game's own JSON state, and ``version`` counts the moves applied (the optimistic 
 
 from __future__ import annotations
 
+from collections import Counter
+
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
@@ -188,6 +190,17 @@ class Seat(models.Model):
         if self.user_id is None:
             return "Open seat"
         return self.user.public_name
+
+
+def seat_names(seats: list[Seat]) -> dict[int, str]:
+    """Each seat's name for a sentence, with its number where seats share a name (three
+    "AI (Strong)" seats), so that "... wins" always says who."""
+    count = Counter(seat.occupant_name for seat in seats)
+    names = {}
+    for seat in seats:
+        name = seat.occupant_name
+        names[seat.number] = name if count[name] == 1 else f"{name} (player {seat.number + 1})"
+    return names
 
 
 class MoveRecord(models.Model):

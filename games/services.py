@@ -14,12 +14,9 @@ import smtplib
 import zoneinfo
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from email.policy import Policy
-from email.policy import default as default_email_policy
 from functools import partial
 
 from django.conf import settings
-from django.core.mail import EmailMessage
 from django.db import connection, transaction
 from django.db.models import Case, F, Q, Value, When
 from django.template.loader import render_to_string
@@ -28,6 +25,7 @@ from django.utils import timezone
 
 from accounts.models import VACATION_DAYS_PER_YEAR, TurnNotice, User
 from accounts.unsubscribe import REMINDERS, TURN_EMAILS, unsubscribe_url
+from config.mail import ReadableEmail
 from games import selectors, tasks, webhooks
 from games.engine import IllegalMove, get_game
 from games.engine.rng import new_seed
@@ -43,6 +41,7 @@ from games.models import (
     Seat,
     Status,
     TimeControl,
+    seat_names,
 )
 
 log = logging.getLogger(__name__)
@@ -212,6 +211,33 @@ def _notify(user: User, match: Match, kind: str, template: str, context: dict, *
             transaction.on_commit(partial(tasks.enqueue_notification, notification.pk), robust=True)
 
 
+def _in_words(names: list[str]) -> str:
+    """"A", "A and B", "A, B and C", as the match page lists names."""
+    return f"{', '.join(names[:-1])} and {names[-1]}" if len(names) > 1 else "".join(names)
+
+
+def _result_words(match: Match, seats: list[Seat], reader: Seat) -> dict[str, str]:
+    """What a match-over email tells the player on ``reader`` of the result, by the names
+    the match page shows: in a word for the subject (``verdict``), in a sentence that says
+    who won and why (``outcome``), and the score."""
+    names = seat_names(seats)
+    winners, reason = match.result["winners"], match.result["reason"]
+    won_by = _in_words([names[number] for number in winners])
+    if len(winners) == len(seats):
+        verdict, outcome = "a draw", f"It is a draw: {won_by} share the win"
+    elif reader.number not in winners:
+        verdict, outcome = "you lost", f"You lost: {won_by} {'won' if len(winners) == 1 else 'share the win'}"
+    elif len(winners) == 1:
+        verdict, outcome = "you won", "You won"
+    else:
+        others = _in_words([names[number] for number in winners if number != reader.number])
+        verdict, outcome = "you share the win", f"You share the win with {others}"
+    if reason != "played out":
+        outcome += f" ({reason})"
+    score = ", ".join(f"{names[number]} {points}" for number, points in enumerate(match.result["scores"]))
+    return {"verdict": verdict, "outcome": f"{outcome}.", "score": score}
+
+
 def _zone(user: User) -> zoneinfo.ZoneInfo:
     try:
         return zoneinfo.ZoneInfo(user.time_zone)
@@ -335,7 +361,7 @@ def _after_position_change(match: Match, seats: list[Seat], *, mover: int | None
         for seat in seats:
             if seat.user_id and seat.number != mover:
                 _notify(seat.user, match, Notification.Kind.MATCH_OVER, "match_over",
-                        {"last_move": last_move})
+                        {"last_move": last_move, **_result_words(match, seats, seat)})
         return
     for seat in seats:
         if seat.number not in to_act:
@@ -577,8 +603,7 @@ def match_resign(*, match_id: int, user: User) -> Match:
     match.save(update_fields=["status", "result", "finished_at"])
     for other in seats:
         if other.user_id and other.pk != seat.pk:
-            _notify(other.user, match, Notification.Kind.MATCH_OVER, "match_over",
-                    {"last_move": f"{user.public_name} resigned."})
+            _notify(other.user, match, Notification.Kind.MATCH_OVER, "match_over", _result_words(match, seats, other))
     return match
 
 
@@ -590,8 +615,10 @@ def match_cancel(*, match_id: int, user: User) -> Match:
         raise ServiceError(NOT_OPEN)
     if match.created_by_id != user.pk:
         raise NotAllowed(ONLY_CREATOR_CANCELS)
-    _set_status(match, Status.ABORTED, reason="Cancelled by its creator.", actor=user)
+    why = f"{user.public_name} withdrew the match before it started."
+    _set_status(match, Status.ABORTED, reason=why, actor=user, in_log=True)
     match.save(update_fields=["status"])
+    _tell_players(match, _seats_locked(match), why, but=user)  # those invited and those who joined
     return match
 
 
@@ -611,10 +638,11 @@ def match_abort(*, match_id: int, actor: User | None, reason: str) -> Match:
 
 
 def _tell_players(match: Match, seats: list[Seat], why: str, *, but: User | None = None) -> None:
-    """Every person seated (invited or not), except ``but``, hears why the match ended."""
+    """Every person seated (invited or not), except ``but``, hears that the match was
+    cancelled, and why."""
     for seat in seats:
         if seat.user_id and seat.user_id != getattr(but, "pk", None):
-            _notify(seat.user, match, Notification.Kind.MATCH_OVER, "match_over", {"why": why})
+            _notify(seat.user, match, Notification.Kind.MATCH_OVER, "match_cancelled", {"why": why})
 
 
 @transaction.atomic
@@ -769,20 +797,11 @@ def _deliver(notification: Notification) -> None:
         _send_email(notification)
 
 
-class NoticeEmail(EmailMessage):
-    """A game email whose header lines may be as long as RFC 5322 allows (998). At the
-    usual 78, Python's email package splits a long ``List-Unsubscribe`` URL into RFC 2047
-    encoded words, which mail programs do not read there: no unsubscribe button."""
-
-    def message(self, *, policy: Policy = default_email_policy):
-        return super().message(policy=policy.clone(max_line_length=998))
-
-
 def _send_email(notification: Notification) -> None:
     topic = REMINDERS if notification.kind == Notification.Kind.REMINDER else TURN_EMAILS
     url = unsubscribe_url(notification.user_id, topic)
     body = f"{notification.body.rstrip()}\n\n-- \nUnsubscribe with one click: {url}\n"
-    message = NoticeEmail(notification.subject, body, to=[notification.user.email], headers={
+    message = ReadableEmail(notification.subject, body, to=[notification.user.email], headers={
         "List-Unsubscribe": f"<{url}>", "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
     })
     try:

@@ -1,0 +1,66 @@
+"""The emails allauth sends (confirm your address, reset your password) can be read where a
+new player looks for them: the file under ``var/mail/`` and the console of the default
+backend, and the raw message a mail server receives. Their links stay on one line, and
+they greet from the site's name, not from its host."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.urls import reverse
+
+from accounts.models import User
+from tests.accounts.test_accounts import sign_up
+from tests.games.local_servers import MailServer
+
+CONFIRM_LINK = re.compile(r"http://testserver/accounts/confirm-email/\S+/")
+RESET_LINK = re.compile(r"http://testserver/accounts/password/reset/key/\S+/")
+
+
+@pytest.fixture
+def mail_dir(settings, tmp_path):
+    """The default backend (console and ``var/mail/``), writing under ``tmp_path``."""
+    settings.MAILERS = {"default": {"BACKEND": "config.mail.ConsoleAndFileEmailBackend",
+                                    "OPTIONS": {"file_path": str(tmp_path)}}}
+    return tmp_path
+
+
+def newest_mail(folder) -> str:
+    return max(folder.iterdir(), key=lambda path: path.stat().st_mtime).read_text()
+
+
+def test_the_confirmation_link_copied_from_the_mail_file_confirms_the_address(client, db, mail_dir, capsys):
+    sign_up(client)
+    text = newest_mail(mail_dir)
+    link = CONFIRM_LINK.search(text)
+    assert link, f"no whole confirmation link on one line in:\n{text}"
+    assert link.group() in capsys.readouterr().out, "the console shows it whole too"
+
+    response = client.post(link.group().removeprefix("http://testserver"))
+    assert response.status_code == 302
+    assert User.objects.get(username="dora").emailaddress_set.get().verified
+
+
+def test_the_password_reset_link_in_the_mail_file_is_on_one_line(client, alice, mail_dir):
+    client.post(reverse("account_reset_password"), {"email": "alice@example.com"})
+    text = newest_mail(mail_dir)
+    link = RESET_LINK.search(text)
+    assert link, f"no whole reset link on one line in:\n{text}"
+    assert client.get(link.group().removeprefix("http://testserver")).status_code == 302  # to the form
+
+
+def test_the_confirmation_link_reaches_a_mail_server_on_one_line(client, db, settings):
+    with MailServer() as server:
+        settings.MAILERS = server.mailer
+        sign_up(client)
+    raw = server.messages[0].original_content.decode()
+    assert CONFIRM_LINK.search(raw), f"no whole confirmation link on one line in:\n{raw}"
+    assert "=\r\n" not in raw, "no quoted-printable soft line breaks"
+
+
+def test_the_confirmation_email_greets_from_the_sites_name(client, db, mail_dir):
+    sign_up(client)
+    text = newest_mail(mail_dir)
+    assert "Hello from Boardgames!" in text and "Thank you for using Boardgames!" in text
+    assert "Hello from testserver" not in text
