@@ -1,8 +1,29 @@
-"""Mancala's board as its template draws it: the viewer's tiles along the bottom."""
+"""Mancala's board as its template draws it: the viewer's tiles along the bottom, numbered 1-6
+from the left, and the other player's along the top, numbered from *his* left (6 to 1 on the
+screen), as the move log counts them.
+
+Only the player to move gets buttons, and they sit on his own row, the bottom one. There,
+sowing to the right (``r``, counterclockwise) carries the coins rightwards towards his mancala
+and sowing to the left (``l``, clockwise) leftwards, so an arrow pointing that way on the
+screen is right for either seat."""
 
 from __future__ import annotations
 
-DIRECTION_LABELS = {"l": "◀", "r": "▶"}
+from typing import NamedTuple
+
+from games.rules.mancala.rules import ETHIOPIAN, NIGERIAN
+
+
+class Direction(NamedTuple):
+    arrow: str  # the way the first coins go along the bottom row, on the screen
+    turn: str  # the spec's name for it
+    side: str  # the mover's own word, which the move log uses ("to the left")
+
+
+DIRECTIONS = {
+    "l": Direction(arrow="◀", turn="clockwise", side="left"),
+    "r": Direction(arrow="▶", turn="counterclockwise", side="right"),
+}
 
 
 def present(view: dict, seat: int | None, legal: list[str]) -> dict:
@@ -11,9 +32,7 @@ def present(view: dict, seat: int | None, legal: list[str]) -> dict:
     moves_by_tile: dict[int, list[dict]] = {}
     for move in legal:
         number = int(move.rstrip("lr"))
-        direction = move[-1] if move[-1] in DIRECTION_LABELS else ""
-        label = f"{DIRECTION_LABELS[direction]}" if direction else "Sow"
-        moves_by_tile.setdefault(number, []).append({"move": move, "label": label, "direction": direction})
+        moves_by_tile.setdefault(number, []).append(_option(number, move))
     bottom = [
         {"number": i + 1, "coins": view["tiles"][me][i], "moves": moves_by_tile.get(i + 1, [])} for i in range(6)
     ]
@@ -26,5 +45,29 @@ def present(view: dict, seat: int | None, legal: list[str]) -> dict:
         "bottom": bottom,
         "my_store": view["mancalas"][me],
         "their_store": view["mancalas"][them],
+        "ethiopian": view["variant"] == ETHIOPIAN,
+        "choosing_direction": any(option["direction"] for options in moves_by_tile.values() for option in options),
+        "directions": DIRECTIONS,
+        "uncounted": _uncounted(view),
     }
 
+
+def _option(number: int, move: str) -> dict:
+    """One button: plain "Sow", or an Ethiopian direction as an arrow with words for its label."""
+    direction = DIRECTIONS.get(move[-1])
+    if direction is None:
+        return {"move": move, "label": "Sow", "direction": "", "aria_label": f"Sow tile {number}"}
+    return {
+        "move": move,
+        "label": direction.arrow,
+        "direction": move[-1],
+        "aria_label": f"Sow tile {number} {direction.turn} (to your {direction.side})",
+    }
+
+
+def _uncounted(view: dict) -> dict | None:
+    """At the end of a Nigerian game, the coins left on the tiles, which score nothing."""
+    if view["variant"] != NIGERIAN or not view.get("over"):
+        return None
+    left = sum(view["tiles"][0]) + sum(view["tiles"][1])
+    return {"coins": left, "scored": sum(view["mancalas"]), "total": left + sum(view["mancalas"])}
