@@ -10,6 +10,19 @@ from games.services import ClockSpec, SeatSpec
 POSITIONS = [("first", "I move first"), ("last", "I move last"), ("random", "Random seat")]
 INVITE_NEEDS_NAME = "Type the username or display name of the player you invite."
 NO_ONE_ELSE = "Choose who plays on the other seat."
+# An option's values in a sentence, under its field; the game's "How to play" page explains them in full.
+OPTION_HELP = {
+    "mancala": {
+        "variant": "Egyptian: captures and extra turns. Ethiopian: the same, and you choose the direction each turn. "
+                   "Nigerian: relay sowing, and a tile that reaches 4 coins is banked. "
+                   "Kalah: Egyptian, but a capture needs coins in the tile across.",
+    },
+    "mesopotamia": {
+        "start_card": "Yes: every player starts with one card, playable from his first turn.",
+        "discard": "Reshuffle: played cards are shuffled into a new deck when it runs out. "
+                   "Remove: each card is played once at most.",
+    },
+}
 
 
 def _or(value, default):
@@ -54,6 +67,7 @@ class MatchCreateForm(forms.Form):
                 label=name.replace("_", " ").capitalize(),
                 choices=[(value, value.replace("_", " ").capitalize()) for value in allowed],
                 initial=allowed[0],
+                help_text=OPTION_HELP.get(game.slug, {}).get(name, ""),
             )
         occupants = [("open", "Open seat: anyone may join"), ("invite", "Invite a player")]
         occupants += [(f"ai:{level}", f"AI: {label}") for level, label in game.ai_levels.items()]

@@ -6,7 +6,6 @@ the ``live`` partial (status, board and move log) instead of the whole page.
 
 from __future__ import annotations
 
-from collections import Counter
 from functools import wraps
 
 from django.contrib import messages
@@ -21,7 +20,7 @@ from games import selectors, services
 from games.boards import board_context, seat_colours
 from games.engine import all_games, get_game
 from games.forms import MatchCreateForm
-from games.models import Match, Seat, Status
+from games.models import Match, Status, seat_names
 from games.replay import positions_count, replay_state
 
 MALFORMED = "This request was malformed: reload the page and try again."
@@ -166,17 +165,6 @@ def _match_context(request, match: Match, *, error: str = "") -> dict:
     }
 
 
-def seat_names(seats: list[Seat]) -> dict[int, str]:
-    """Each seat's name for a sentence, with its number where seats share a name (three
-    "AI (Strong)" seats), so that "... wins" always says who."""
-    count = Counter(seat.occupant_name for seat in seats)
-    names = {}
-    for seat in seats:
-        name = seat.occupant_name
-        names[seat.number] = name if count[name] == 1 else f"{name} (player {seat.number + 1})"
-    return names
-
-
 def _render_match(request, match: Match, *, error: str = "", status: int = 200) -> HttpResponse:
     template = "games/match_detail.html#live" if request.htmx else "games/match_detail.html"
     response = render(request, template, _match_context(request, match, error=error), status=status)
@@ -301,3 +289,12 @@ def match_replay(request, pk: int):
     patch_cache_control(response, no_store=True, private=True)
     return response
 
+
+@require_GET
+def game_rules(request, slug: str):
+    """How to play one game, for anyone: a visitor decides here whether to sign up."""
+    try:
+        game = get_game(slug)
+    except KeyError:
+        return _not_found(request, UNKNOWN_GAME)
+    return render(request, f"games/rules/{game.slug}.html", {"game": game, "games": all_games()})
