@@ -103,7 +103,8 @@ class MatchCreateForm(forms.Form):
                 specs.append(SeatSpec("user", username=_invitee_username(name)))
             elif choice.startswith("ai:"):
                 specs.append(SeatSpec("ai", ai_level=int(choice[3:])))
-        if not specs:
+        seat_refused = any(f"seat_{number}" in self.errors for number in range(1, self.game.max_players))
+        if not specs and not seat_refused:  # a refused choice says why already
             raise forms.ValidationError(NO_ONE_ELSE)
         data["seat_specs"] = specs
         data["options"] = {name: data.get(f"option_{name}") for name in self.game.options}

@@ -12,6 +12,7 @@ from django.utils.html import strip_tags
 
 from games import services
 from games.engine import get_game
+from games.forms import NO_ONE_ELSE
 from games.models import Match, MoveRecord, Notification, Status
 from games.services import ClockSpec, SeatSpec
 from tests.conftest import start_match
@@ -100,6 +101,12 @@ def test_a_forged_or_wrong_create_form_is_refused_with_a_reason(alice_client, da
     assert response.status_code == 400
     assert message in response.content.decode()
     assert not Match.objects.exists()
+
+
+def test_a_refused_seat_choice_is_one_error_not_two(alice_client):
+    data = {"option_variant": "egyptian", "position": "first", "seat_1": "ai:9"}
+    page = alice_client.post(reverse("match_new", args=["mancala"]), data).content.decode()
+    assert "Select a valid choice" in page and NO_ONE_ELSE not in page
 
 
 def test_the_match_page_draws_the_board_with_clickable_legal_moves(alice_client, match):
