@@ -38,7 +38,7 @@ ENGINE_DECISIONS = {
     "mesopotamia": [
         "the game also ends after 60 rounds, or when 15 rounds in a row pass without an offering delivered.",
         "All 18 cards are used, also with 2 players",
-        "on a tile with a hut (anyone's, a neutral one too) and 2 of your tribes",
+        "on a tile with one of your own huts and 2 of your tribes",
         "Without enough mana you cannot enter with it.",
         "Yes: every player starts with one card, playable from his first turn.",
         "Remove: played cards leave the game",

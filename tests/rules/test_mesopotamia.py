@@ -405,18 +405,20 @@ def test_a_hut_needs_two_tribes_and_a_wood_there_and_takes_a_hidden_offering():
     state = play(state, "hut -2,0 6")
     assert tile_at(state, SITE).huts == (Hut(0, 6),)
     assert state.players[0].hand == (2, 4, 7)
-    assert tribe(state, "b4").load == "" and tile_at(state, SITE).wood == 1  # the carried wood goes first
+    assert tribe(state, "b4").load == "" and tile_at(state, SITE).wood == 1  # the carried wood is used
     assert state.wood_supply == 20 - 3 + 1
     assert not [m for m in legal(site_state("", "")) if m.startswith("hut")]
     assert not [m for m in legal(site_state("wood")) if m.startswith("hut")]
-    with pytest.raises(IllegalMove, match="need a wood there"):
+    with pytest.raises(IllegalMove, match="need a wood carried by one of your tribes there"):
         play(site_state("", ""), "hut -2,0 2")
 
 
-def test_a_wood_lying_on_the_tile_counts_as_there():
-    """Rule text "1 wood resource there" (the spec asked for a carried one)."""
-    state = play(site_state("", "", wood=1), "hut -2,0 2")
-    assert tile_at(state, SITE).huts == (Hut(0, 2),) and tile_at(state, SITE).wood == 0
+def test_a_wood_lying_on_the_tile_must_be_carried_first():
+    """Spec: "1 wood carried by one of them"."""
+    lying = site_state("", "", wood=1)
+    assert not [m for m in legal(lying) if m.startswith("hut")]
+    with pytest.raises(IllegalMove, match="must be picked up first"):
+        play(lying, "hut -2,0 2")
 
 
 def test_a_hut_is_not_built_on_a_full_tile_or_a_holy_place():
@@ -453,19 +455,24 @@ def test_growth_adds_one_tribe_once_per_hut_and_turn():
     state = play(one_hut, "grow -1,0")
     assert tribe(state, "b4").pos == A and tribe(state, "b5").pos is None
     assert state.turn.seat == 1  # the hut has been used: nothing more to do, the turn passed
-    two_huts = turn(start(), phase="action")  # blue's and green's huts on A
+    two_huts = turn(arrange(start(), tiles=(plains(-1, 0, huts=(Hut(0), Hut(0))),)), phase="action")
     state = play(two_huts, "grow -1,0")
     assert "grow -1,0" in legal(state)
     state = play(state, "grow -1,0")
     assert tribe(state, "b5").pos == A and state.turn.seat == 1
 
 
-def test_growth_needs_a_hut_of_any_owner_and_two_own_tribes():
-    """Rule text "2 tribes and a hut there" (the spec asked for one of the player's huts)."""
+def test_growth_needs_one_of_the_players_own_huts_and_two_own_tribes():
+    """Spec: "on a tile with one of your huts" (the text: "if you have 2 tribes and a hut there")."""
+    shared = turn(start(), phase="action")  # blue's and green's huts on A: only blue's counts for blue
+    state = play(shared, "grow -1,0")
+    assert state.turn.seat == 1, "green's hut gives blue no second growth: nothing left to do, the turn passed"
     neutral = turn(arrange(start(), {"y4": (B,)}, tiles=(plains(-1, 1, huts=(Hut(-1),)),)), seat=1, phase="action")
-    assert play(neutral, "grow -1,1").tribes[tribe_index("y5")].pos == B
+    assert "grow -1,1" not in legal(neutral)
+    with pytest.raises(IllegalMove, match="one of your own huts"):
+        play(neutral, "grow -1,1")
     rivals = turn(arrange(start(), {"b4": (B,), "b5": (B,)}), phase="action")  # yellow's and a neutral hut
-    assert "grow -1,1" in legal(rivals)
+    assert "grow -1,1" not in legal(rivals)
     alone = turn(arrange(start(), {"b4": ((-2, 0),)}, tiles=(plains(-2, 0, huts=(Hut(0),)),)), phase="action")
     assert "grow -2,0" not in legal(alone)
     with pytest.raises(IllegalMove, match="two of your tribes"):

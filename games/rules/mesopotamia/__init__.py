@@ -73,19 +73,19 @@ Movement
 
 Actions (one kind per turn, repeated while possible; drawing only once)
 - [text] Hut: a plains tile with fewer than 2 huts and no holy place, 2 own tribes and
-  "1 wood resource there": [text over spec] the wood may be carried by one of the
-  player's tribes there or lie on the tile (the spec asks for a carried one; the rule
-  text says "there"); [code] a carried one is used first. It returns to the supply; the
-  player puts one of his markers from hand face down under the hut. [code] A hut needs a
-  marker in hand (a player always has as many huts left as markers, so this never bites).
+  "1 wood resource there": [spec] the wood is carried by one of those tribes (wood lying
+  on the tile must be picked up first). It returns to the supply; the player puts one of
+  his markers from hand face down under the hut. [code] A hut needs a marker in hand (a
+  player always has as many huts left as markers, so this never bites).
 - [text] Holy place: a plains tile with no hut, no holy place and no other player's
-  tribes, 2 own tribes and a stone there (carried or lying, as for huts; back to the
-  supply). [spec] No marker goes under it (the text's marker sentence there is a copy
-  of the hut paragraph).
+  tribes, 2 own tribes and a stone there ([code] the spec names no carrier here, unlike
+  for huts: carried or lying on the tile, a carried one used first; back to the supply).
+  [spec] No marker goes under it (the text's marker sentence there is a copy of the hut
+  paragraph).
 - [text] Growth: a tile with a hut and 2 of the player's tribes and no marker lying there
   (under any hut; carried markers do not count): one tribe from the supply joins them.
-  [text over spec] Any hut will do, a rival's or a neutral one too (the spec's "one of
-  your huts" narrows the rule text's "a hut"). [spec] Once per hut on that tile and turn.
+  [spec] The hut is one of the player's own (the text's "if you have 2 tribes and a hut
+  there"). [spec] Once per own hut on that tile and turn.
 - [text] Draw one card (the whole action; it can be played from the next turn on).
 - [code] ``end`` is always allowed: a player may take no action.
 

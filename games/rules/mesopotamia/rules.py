@@ -241,7 +241,7 @@ def _carrier(state: State, seat: int, pos: Hex, load: str) -> int | None:
 
 
 def _has_resource(state: State, seat: int, tile: Tile, resource: str) -> bool:
-    """The resource a building needs "there": carried by one of the seat's tribes on the
+    """The stone a holy place needs "there": carried by one of the seat's tribes on the
     tile, or lying on it."""
     return getattr(tile, resource) > 0 or _carrier(state, seat, tile.pos, resource) is not None
 
@@ -253,7 +253,7 @@ def _can_build_hut(state: State, seat: int, tile: Tile) -> bool:
         and tile.holy is None
         and huts_left(state, seat) > 0
         and bool(state.players[seat].hand)
-        and _has_resource(state, seat, tile, "wood")
+        and _carrier(state, seat, tile.pos, "wood") is not None  # [spec] carried by one of them
     )
 
 
@@ -270,9 +270,9 @@ def _can_build_holy(state: State, seat: int, tile: Tile, here: list[int]) -> boo
 
 def can_grow(state: State, seat: int, tile: Tile) -> bool:
     """Growth is allowed on ``tile`` (the two tribes are checked by the caller): a hut of
-    any owner not yet used for growth this turn, no marker lying there, a tribe in supply."""
+    the seat's own not yet used for growth this turn, no marker lying there, a tribe in supply."""
     return (
-        len(tile.huts) > state.turn.grown.count(tile.pos)
+        sum(hut.owner == seat for hut in tile.huts) > state.turn.grown.count(tile.pos)
         and not any(h.offering for h in tile.huts)
         and bool(supply_tribes(state, seat))
     )
