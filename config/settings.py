@@ -188,6 +188,9 @@ else:
         "processed_folder": str(VAR_DIR / "celery" / "processed"),
         "control_folder": str(VAR_DIR / "celery" / "control"),
         "store_processed": False,
+        # The worker looks for new files this often (kombu's default, 1 s, added a second to
+        # every AI move: a six-player round of AI seats took six seconds more).
+        "polling_interval": 0.1,
     }
 # First delay before a failed email is tried again; each retry doubles it.
 NOTIFICATION_RETRY_SECONDS = 30
