@@ -9,3 +9,40 @@ document.addEventListener("keydown", (event) => {
     target.dispatchEvent(new MouseEvent("click", { bubbles: true, cancelable: true }));
   }
 });
+
+// htmx redraws the match (a move, a poll, a replay step) by replacing the element that
+// held the keyboard focus, which leaves focus on the page itself: the next Tab would
+// start again at the top. Put it back on the same control if it is still there (the same
+// move button, the same link), else on the board's first move, else on the status line.
+let focusWas = null;
+
+function focusKey(element) {
+  if (element.id) return `#${CSS.escape(element.id)}`;
+  if (element.matches("button[name][value]")) {
+    return `button[name="${CSS.escape(element.name)}"][value="${CSS.escape(element.value)}"]`;
+  }
+  const testid = element.getAttribute("data-testid");
+  return testid ? `[data-testid="${CSS.escape(testid)}"]` : null;
+}
+
+document.addEventListener("htmx:beforeSwap", (event) => {
+  const active = document.activeElement;
+  const target = event.detail.target;
+  // Only focus inside the part being replaced is lost; focus anywhere else stays put.
+  focusWas = target && active && active !== document.body && target.contains(active) ? focusKey(active) || "" : null;
+});
+
+document.addEventListener("htmx:afterSettle", () => {
+  const status = document.querySelector("#status .turn");
+  const announcer = document.getElementById("announcer");
+  if (status && announcer && announcer.textContent !== status.textContent.trim()) {
+    announcer.textContent = status.textContent.trim();  // a live region that outlives the swap
+  }
+  if (focusWas === null) return;
+  const again = focusWas && document.querySelector(focusWas);
+  focusWas = null;
+  const next = again
+    || document.querySelector('.board [name="move"]:not([tabindex="-1"]), .board [role="button"][tabindex="0"]')
+    || document.getElementById("status");
+  if (next) next.focus({ preventScroll: true });
+});

@@ -27,7 +27,7 @@ def start_three_player_match(page: Page) -> None:
     page.get_by_role("combobox", name="Opponent 2").select_option(label="AI: Strong")
     page.get_by_role("combobox", name="Your seat").select_option(label="I move first")
     page.get_by_role("button", name="Create match").click()
-    expect(page.get_by_text("Your turn.")).to_be_visible()
+    expect(page.locator("#status").get_by_text("Your turn.")).to_be_visible()
 
 
 COVERED_BUTTONS = """() => [...document.querySelectorAll('#board button[name=move]')].filter(button => {
@@ -65,7 +65,7 @@ def test_a_player_places_pieces_and_two_ai_seats_answer(page, live_server, celer
     # Both AI seats take their turns through the worker; the page learns of them by polling.
     expect(ai_moves.filter(has_text="Player 2")).not_to_have_count(0, timeout=AI_REPLY_TIMEOUT_MS)
     expect(ai_moves.filter(has_text="Player 3")).not_to_have_count(0, timeout=AI_REPLY_TIMEOUT_MS)
-    expect(page.get_by_text("Your turn.")).to_be_visible(timeout=AI_REPLY_TIMEOUT_MS)
+    expect(page.locator("#status").get_by_text("Your turn.")).to_be_visible(timeout=AI_REPLY_TIMEOUT_MS)
     place_a_piece(page)
     assert page.evaluate("window.__marker") == 1, "the page reloaded instead of swapping the board"
     page.screenshot(path=tmp_path / "jeexa.png", full_page=True)

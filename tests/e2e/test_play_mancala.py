@@ -47,7 +47,7 @@ def start_match_against_the_ai(page: Page) -> None:
     page.get_by_role("group", name="Opponent 1").get_by_role("combobox").select_option(label="AI: Easy")
     page.get_by_role("combobox", name="Your seat").select_option(label="I move first")
     page.get_by_role("button", name="Create match").click()
-    expect(page.get_by_text("Your turn.")).to_be_visible()
+    expect(page.locator("#status").get_by_text("Your turn.")).to_be_visible()
 
 
 def wait_for_turn_notice() -> Notification:
@@ -81,7 +81,7 @@ def test_a_newcomer_signs_up_and_plays_the_ai(page, live_server, celery_worker, 
     assert page.evaluate("window.__marker") == 1, "the move reloaded the whole page instead of swapping the board"
 
     expect(log.get_by_text("(AI)").first).to_be_visible(timeout=AI_REPLY_TIMEOUT_MS)
-    expect(page.get_by_text("Your turn.")).to_be_visible(timeout=AI_REPLY_TIMEOUT_MS)
+    expect(page.locator("#status").get_by_text("Your turn.")).to_be_visible(timeout=AI_REPLY_TIMEOUT_MS)
     notice = wait_for_turn_notice()
     assert page.url in notice.body, "the notice links to this match on this site"
     # The player is looking at the match (the page polls), so no email goes out.

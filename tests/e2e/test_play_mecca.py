@@ -22,7 +22,7 @@ def start_four_player_match(page: Page) -> None:
         page.get_by_role("combobox", name=f"Opponent {number}").select_option(label=level)
     page.get_by_role("combobox", name="Your seat").select_option(label="I move first")
     page.get_by_role("button", name="Create match").click()
-    expect(page.get_by_text("Your turn.")).to_be_visible()
+    expect(page.locator("#status").get_by_text("Your turn.")).to_be_visible()
 
 
 def click_a_marked_square(page: Page) -> None:
@@ -48,7 +48,7 @@ def test_a_player_places_pilgrims_and_three_ai_colours_answer(page, live_server,
     click_a_marked_square(page)  # the entrance
     ai_moves = page.locator("#log li", has_text="(AI)")
     expect(ai_moves).not_to_have_count(0, timeout=AI_REPLY_TIMEOUT_MS)
-    expect(page.get_by_text("Your turn.")).to_be_visible(timeout=AI_REPLY_TIMEOUT_MS)
+    expect(page.locator("#status").get_by_text("Your turn.")).to_be_visible(timeout=AI_REPLY_TIMEOUT_MS)
     assert ai_moves.count() >= 3, "the three AI colours chose their entrances"
     click_a_marked_square(page)
     assert page.evaluate("window.__marker") == 1, "the page reloaded instead of swapping the board"

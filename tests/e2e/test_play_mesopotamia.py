@@ -62,7 +62,7 @@ def test_a_player_moves_carries_and_builds_a_hut(page, live_server, celery_worke
     page.get_by_role("combobox", name="Opponent 1").select_option(label="AI: Easy")
     page.get_by_role("combobox", name="Your seat").select_option(label="I move first")
     page.get_by_role("button", name="Create match").click()
-    expect(page.get_by_text("Your turn.")).to_be_visible()
+    expect(page.locator("#status").get_by_text("Your turn.")).to_be_visible()
     expect(page.get_by_test_id("mp")).to_have_text("2")
     page.evaluate("window.__marker = 1")
 
@@ -76,7 +76,7 @@ def test_a_player_moves_carries_and_builds_a_hut(page, live_server, celery_worke
 
     # The AI's turn comes through the worker; the page learns of it by polling.
     expect(page.locator("#log li", has_text="(AI)").first).to_be_visible(timeout=AI_REPLY_TIMEOUT_MS)
-    expect(page.get_by_text("Your turn.")).to_be_visible(timeout=AI_REPLY_TIMEOUT_MS)
+    expect(page.locator("#status").get_by_text("Your turn.")).to_be_visible(timeout=AI_REPLY_TIMEOUT_MS)
     expect(page.get_by_test_id("mp")).to_have_text("5")
 
     # Turn 2: discover plains with the wood, bring a second tribe, build a hut.

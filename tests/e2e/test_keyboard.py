@@ -1,0 +1,92 @@
+"""Playing by keyboard in a real Chromium: after htmx redraws the match (a move, a poll, a
+replay step) the focus is back on the same control or on the board's first move, never on
+the page itself (the next Tab would start again at the top); screen readers hear the new
+status; and in Mecca only the marked squares are Tab stops."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from games import services
+from games.services import SeatSpec
+from tests.conftest import start_match
+from tests.e2e.pages import log_in
+
+pytestmark = pytest.mark.e2e
+
+
+def focused(page: Page) -> dict:
+    return page.evaluate("""() => {
+        const element = document.activeElement;
+        return {tag: element.tagName, id: element.id, name: element.getAttribute("name"),
+                inBoard: Boolean(element.closest(".board"))};
+    }""")
+
+
+def test_after_my_move_focus_is_on_the_status_and_it_is_announced(page, live_server, alice, bob):
+    match = start_match(alice, bob)
+    log_in(page, live_server.url, "alice")
+    page.goto(f"{live_server.url}/matches/{match.pk}/")
+
+    page.locator("#board button[name=move]").first.focus()
+    page.keyboard.press("Enter")
+
+    expect(page.locator("#log li")).to_have_count(1)
+    expect(page.locator("#announcer")).to_contain_text("Waiting for Bob")
+    expect(page.locator("#status")).to_be_focused()  # no move of mine is left: the status line, not the page
+
+
+def test_a_poll_that_brings_my_turn_puts_focus_on_my_first_move(page, live_server, alice, bob):
+    match = start_match(alice, bob)
+    services.move_submit(match_id=match.pk, user=alice, move="1", expected_version=0)
+    log_in(page, live_server.url, "bob")
+    page.goto(f"{live_server.url}/matches/{match.pk}/")
+    page.get_by_role("link", name="Replay from the start").focus()
+
+    services.move_submit(match_id=match.pk, user=bob, move="2", expected_version=1)
+    services.move_submit(match_id=match.pk, user=alice, move="6", expected_version=2)
+
+    expect(page.locator("#log li")).to_have_count(3, timeout=10_000)
+    expect(page.locator("#board button[name=move]").first).to_be_focused()
+
+
+def test_focus_stays_on_next_while_stepping_through_the_replay(page, live_server, alice, bob):
+    match = start_match(alice, bob)
+    services.move_submit(match_id=match.pk, user=alice, move="1", expected_version=0)
+    services.move_submit(match_id=match.pk, user=bob, move="2", expected_version=1)
+    log_in(page, live_server.url, "alice")
+    page.goto(f"{live_server.url}/matches/{match.pk}/replay/?ply=0")
+
+    page.locator("#replay-next").focus()
+    page.keyboard.press("Enter")
+    expect(page.get_by_text("Position 1 of 2")).to_be_visible()
+    page.wait_for_function("!document.querySelector('.htmx-settling')")  # htmx has taken over the new links
+    expect(page.locator("#replay-next")).to_be_focused()
+    page.keyboard.press("Enter")  # still on Next
+    expect(page.get_by_text("Position 2 of 2")).to_be_visible()
+    expect(page.locator("#replay-next")).to_be_focused()
+
+
+def test_in_mecca_only_the_marked_squares_are_tab_stops(page, live_server, alice, bob):
+    match = services.match_create(creator=alice, game_slug="mecca", options={},
+                                  seats=[SeatSpec("creator"), SeatSpec("user", username="bob")])
+    services.match_accept(match_id=match.pk, user=bob)
+    log_in(page, live_server.url, "alice")
+    page.goto(f"{live_server.url}/matches/{match.pk}/")
+
+    squares = page.locator("#board button.mecca-cell")
+    marked = page.locator("#board button.mecca-cell.target")
+    tab_stops = page.locator('#board button.mecca-cell:not([tabindex="-1"])')
+    assert squares.count() > 100 and 0 < marked.count() == tab_stops.count()
+
+    tab_stops.first.focus()
+    page.keyboard.press("Tab")
+    after = page.evaluate("document.activeElement.className")
+    assert "mecca-cell" not in after or "target" in after, "Tab goes from a marked square to the next marked one"
+
+    page.keyboard.press("Shift+Tab")
+    page.keyboard.press("Enter")  # a marked square: an entrance
+    expect(page.locator("#log li")).to_have_count(1)
+    page.wait_for_function("document.activeElement !== document.body")
+    assert focused(page)["inBoard"] or focused(page)["id"] == "status"
