@@ -32,7 +32,7 @@ def present(view: dict, seat: int | None, legal: list[str]) -> dict:
     moves_by_tile: dict[int, list[dict]] = {}
     for move in legal:
         number = int(move.rstrip("lr"))
-        moves_by_tile.setdefault(number, []).append(_option(number, move))
+        moves_by_tile.setdefault(number, []).append(_option(number, move, view["tiles"][me][number - 1]))
     bottom = [
         {"number": i + 1, "coins": view["tiles"][me][i], "moves": moves_by_tile.get(i + 1, [])} for i in range(6)
     ]
@@ -52,16 +52,18 @@ def present(view: dict, seat: int | None, legal: list[str]) -> dict:
     }
 
 
-def _option(number: int, move: str) -> dict:
-    """One button: plain "Sow", or an Ethiopian direction as an arrow with words for its label."""
+def _option(number: int, move: str, coins: int) -> dict:
+    """One button: plain "Sow", or an Ethiopian direction as an arrow with words for its
+    label; the label a screen reader reads says how many coins go."""
+    what = f"Sow tile {number} ({coins} coin{'s' if coins != 1 else ''})"
     direction = DIRECTIONS.get(move[-1])
     if direction is None:
-        return {"move": move, "label": "Sow", "direction": "", "aria_label": f"Sow tile {number}"}
+        return {"move": move, "label": "Sow", "direction": "", "aria_label": what}
     return {
         "move": move,
         "label": direction.arrow,
         "direction": move[-1],
-        "aria_label": f"Sow tile {number} {direction.turn} (to your {direction.side})",
+        "aria_label": f"{what} {direction.turn} (to your {direction.side})",
     }
 
 

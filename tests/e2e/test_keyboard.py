@@ -90,3 +90,13 @@ def test_in_mecca_only_the_marked_squares_are_tab_stops(page, live_server, alice
     expect(page.locator("#log li")).to_have_count(1)
     page.wait_for_function("document.activeElement !== document.body")
     assert focused(page)["inBoard"] or focused(page)["id"] == "status"
+
+
+def test_the_replay_offers_no_step_beyond_either_end(client, alice, bob):
+    match = start_match(alice, bob)
+    services.move_submit(match_id=match.pk, user=alice, move="1", expected_version=0)
+    client.force_login(alice)
+    start = client.get(f"/matches/{match.pk}/replay/?ply=0").content.decode()
+    end = client.get(f"/matches/{match.pk}/replay/?ply=1").content.decode()
+    assert "ply=-1" not in start and 'id="replay-next"' in start and "?ply=1" in start
+    assert "ply=2" not in end and 'id="replay-back"' in end and "?ply=0" in end

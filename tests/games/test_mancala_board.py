@@ -156,7 +156,8 @@ def test_ethiopian_buttons_point_the_way_the_coins_go_and_name_it(client, alice,
     for move, turn, side in [("3l", "clockwise", "left"), ("3r", "counterclockwise", "right")]:
         button = board.find(lambda node, move=move: node.tag == "button" and node.attrs.get("value") == move)
         assert button.text == first_coin_on_screen(match, mover, move, bottom)
-        assert button.attrs["aria-label"] == f"Sow tile 3 {turn} (to your {side})"
+        coins = MANCALA.view(MANCALA.load(match.state), mover)["tiles"][mover][2]
+        assert button.attrs["aria-label"] == f"Sow tile 3 ({coins} coins) {turn} (to your {side})"
     assert text_of(board, "direction-key") == (
         "Choose a tile and a direction: ◀ clockwise (to your left) or ▶ counterclockwise (to your right).")
 
