@@ -100,3 +100,15 @@ def test_the_replay_offers_no_step_beyond_either_end(client, alice, bob):
     end = client.get(f"/matches/{match.pk}/replay/?ply=1").content.decode()
     assert "ply=-1" not in start and 'id="replay-next"' in start and "?ply=1" in start
     assert "ply=2" not in end and 'id="replay-back"' in end and "?ply=0" in end
+
+
+def test_a_screen_reader_reads_each_mancala_tile_as_a_sentence(page, live_server, alice, bob):
+    match = start_match(alice, bob)
+    log_in(page, live_server.url, "alice")
+    page.goto(f"{live_server.url}/matches/{match.pk}/")
+
+    spoken = page.locator("#board").aria_snapshot()
+
+    assert "Tile 3 of player 2: 4 coins." in spoken and "Player 1's mancala: 0 coins." in spoken
+    assert 'button "Sow tile 1 (4 coins)"' in spoken
+    assert "- text: 4 4" not in spoken, "no bare run of numbers"
