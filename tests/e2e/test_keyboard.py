@@ -5,6 +5,8 @@ status; and in Mecca only the marked squares are Tab stops."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from playwright.sync_api import Page, expect
 
@@ -112,3 +114,17 @@ def test_a_screen_reader_reads_each_mancala_tile_as_a_sentence(page, live_server
     assert "Tile 3 of player 2: 4 coins." in spoken and "Player 1's mancala: 0 coins." in spoken
     assert 'button "Sow tile 1 (4 coins)"' in spoken
     assert "- text: 4 4" not in spoken, "no bare run of numbers"
+
+
+def test_a_screen_reader_reads_the_pieces_of_a_jeexa_puzzle(page, live_server, alice, bob):
+    match = services.match_create(creator=alice, game_slug="jeexa", options={},
+                                  seats=[SeatSpec("creator"), SeatSpec("user", username="bob")])
+    services.match_accept(match_id=match.pk, user=bob)
+    match.refresh_from_db()
+    game = match.game_obj
+    move = game.legal_moves(game.load(match.state), 0)[0]
+    services.move_submit(match_id=match.pk, user=alice, move=move, expected_version=0)
+    log_in(page, live_server.url, "alice")
+    page.goto(f"{live_server.url}/matches/{match.pk}/")
+
+    assert re.search(r"(yellow|red|blue|green|orange|purple) \d at 0,0", page.locator("#board").aria_snapshot())
