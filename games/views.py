@@ -155,6 +155,7 @@ def _match_context(request, match: Match, *, error: str = "") -> dict:
         "legal": legal,
         "waiting_for": [names[seat.number] for seat in seats if seat.to_act],
         "winners": [names[number] for number in (match.result or {}).get("winners", [])],
+        "names": names,
         "moves": selectors.match_moves(match),
         "log_events": selectors.match_log_events(match),
         "now": timezone.now(),
@@ -272,7 +273,8 @@ def match_replay(request, pk: int):
     context = {
         "match": match,
         "game": game,
-        "seats": list(match.seats.all()),
+        "seats": (seats := list(match.seats.all())),
+        "names": seat_names(seats),
         "my_seat": my_seat,
         "view": view,
         "board": board_context(game.slug, view, seat_number, []),

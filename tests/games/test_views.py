@@ -316,6 +316,16 @@ def test_the_seat_list_says_whose_colour_is_whose(client, alice, bob, carol, gam
         assert line in page
 
 
+def test_the_jeexa_board_names_players_as_the_seat_list_does(client, alice, bob):
+    match = start_timed_match(alice, bob, game="jeexa")
+    client.force_login(bob)
+
+    page = " ".join(strip_tags(client.get(reverse("match_detail", args=[match.pk])).content.decode()).split())
+
+    assert "Alice rolled" in page and "Your puzzle" in page and "Alice 0 pc" in page
+    assert "Player 1 0 pc" not in page  # (the engine's own event lines still count players by number)
+
+
 def test_a_game_without_colours_lists_seats_by_number_only(alice_client, match):
     page = " ".join(strip_tags(alice_client.get(reverse("match_detail", args=[match.pk])).content.decode()).split())
     assert "Player 1 (you)" in page and "Player 2 ·" not in page

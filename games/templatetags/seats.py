@@ -1,0 +1,19 @@
+"""Players by name on the boards, whose presenters know only seat numbers ("Player 3")."""
+
+from __future__ import annotations
+
+from django import template
+
+register = template.Library()
+
+
+@register.filter
+def player_name(names: dict[int, str] | None, number: int) -> str:
+    """The name of player ``number`` (counted from 1, as the boards count), as the match
+    page names seats; "Player N" where no names are given."""
+    return (names or {}).get(int(number) - 1) or f"Player {number}"
+
+
+@register.filter
+def player_names(names: dict[int, str] | None, numbers: list[int]) -> list[str]:
+    return [player_name(names, number) for number in numbers]
