@@ -404,14 +404,18 @@ def test_six_hands_then_the_final_score_table_and_shared_wins():
 def test_the_finished_board_names_shared_winners_as_a_sentence():
     earlier = [(1, 0), (0, 24), (24, 0), (5, 5), (7, 7)]
     tied = position([(0, 0, 2, 0)], PAIR, piece=2, pile=(0,) * 6, hand=6, scores=earlier)
-    html = " ".join(render_board(GAME.apply(tied, 0, "0,1,0"), None).split())
-    assert re.search(r"Players <span[^>]*>1</span> and <span[^>]*>2</span> share the win\.", html)
+    over = GAME.apply(tied, 0, "0,1,0")
+    html = " ".join(render_board(over, None).split())
+    assert re.search(r"<span[^>]*>Player 1</span> and <span[^>]*>Player 2</span> share the win\.", html)
+    named = " ".join(render_board(over, None, names={0: "Alice", 1: "Bob"}).split())
+    assert re.search(r"<span[^>]*>Alice</span> and <span[^>]*>Bob</span> share the win\.", named)
 
 
-def render_board(state, seat: int | None) -> str:
+def render_board(state, seat: int | None, names: dict[int, str] | None = None) -> str:
     view = GAME.view(state, seat)
     match = SimpleNamespace(pk=1, version=0)  # the template's forms post to it
-    return render_to_string("games/boards/jeexa.html", {"view": view, "board": present(view, seat, []), "match": match})
+    return render_to_string("games/boards/jeexa.html",
+                            {"view": view, "board": present(view, seat, []), "match": match, "names": names})
 
 
 def test_a_whole_game_has_six_hands():
