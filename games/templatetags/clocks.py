@@ -6,7 +6,7 @@ from datetime import datetime
 
 from django import template
 
-from games.models import DAY, Match, Seat
+from games.models import DAY
 
 register = template.Library()
 
@@ -46,9 +46,3 @@ def time_ago(moment: datetime | None, now: datetime) -> str:
         return ""
     seconds = (now - moment).total_seconds()
     return "just now" if seconds < 60 else f"{duration(seconds)} ago"
-
-
-@register.filter
-def seat_of(match: Match, user) -> Seat | None:
-    """The user's seat, found among the prefetched seats so that a list of matches costs no query per row."""
-    return next((seat for seat in match.seats.all() if seat.user_id == user.pk), None)

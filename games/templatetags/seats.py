@@ -1,8 +1,11 @@
-"""Players by name on the boards, whose presenters know only seat numbers ("Player 3")."""
+"""Seats in templates: a viewer's seat in a list of matches, and players by name on the
+boards, whose presenters know only seat numbers ("Player 3")."""
 
 from __future__ import annotations
 
 from django import template
+
+from games.models import Match, Seat
 
 register = template.Library()
 
@@ -17,3 +20,9 @@ def player_name(names: dict[int, str] | None, number: int) -> str:
 @register.filter
 def player_names(names: dict[int, str] | None, numbers: list[int]) -> list[str]:
     return [player_name(names, number) for number in numbers]
+
+
+@register.filter
+def seat_of(match: Match, user) -> Seat | None:
+    """The user's seat, found among the prefetched seats so that a list of matches costs no query per row."""
+    return next((seat for seat in match.seats.all() if seat.user_id == user.pk), None)
