@@ -5,15 +5,13 @@ from __future__ import annotations
 from allauth.account.adapter import DefaultAccountAdapter
 from allauth.core import context as allauth_context
 from django import forms
+from django.conf import settings
 from django.contrib.sites.requests import RequestSite
 from django.core.mail import EmailMessage
 
 from accounts.forms import NAME_TAKEN
 from accounts.models import User
 from config.mail import ReadableEmail
-
-# The name the pages show (templates/base.html) and the subject prefix uses.
-SITE_NAME = "Boardgames"
 
 
 class AccountAdapter(DefaultAccountAdapter):
@@ -28,7 +26,7 @@ class AccountAdapter(DefaultAccountAdapter):
         # django.contrib.sites is not installed, so allauth's site would be named after the
         # request's host: "Hello from 127.0.0.1:8040!".
         site = RequestSite(allauth_context.request)
-        site.name = SITE_NAME
+        site.name = settings.SITE_NAME
         super().send_mail(template_prefix, email, {"current_site": site, **context})
 
     def render_mail(self, template_prefix: str, email: str | list[str], context: dict,

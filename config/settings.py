@@ -129,6 +129,7 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
+SITE_NAME = "Boardgames"  # what emails and allauth call the site (the pages' header says it too)
 LOGIN_URL = "account_login"
 CSRF_FAILURE_VIEW = "accounts.views.csrf_failure"
 LOGIN_REDIRECT_URL = "dashboard"
@@ -139,14 +140,14 @@ ACCOUNT_EMAIL_VERIFICATION = "mandatory"
 ACCOUNT_UNIQUE_EMAIL = True
 ACCOUNT_LOGIN_ON_EMAIL_CONFIRMATION = True
 ACCOUNT_LOGOUT_REDIRECT_URL = "home"
-ACCOUNT_EMAIL_SUBJECT_PREFIX = "[Boardgames] "
+ACCOUNT_EMAIL_SUBJECT_PREFIX = f"[{SITE_NAME}] "
 ACCOUNT_DEFAULT_HTTP_PROTOCOL = SITE_URL.split(":", 1)[0]
 # allauth's rate limits stay on (its defaults); they use the database cache above.
 
 # --- email and webhooks -----------------------------------------------------------
 # Player webhooks may reach loopback or private addresses (a local test server) only in development.
 WEBHOOK_ALLOW_PRIVATE_ADDRESSES = env_flag("WEBHOOK_ALLOW_PRIVATE_ADDRESSES", DEBUG)
-DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Boardgames <noreply@boardgames.invalid>")
+DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", f"{SITE_NAME} <noreply@boardgames.invalid>")
 if os.environ.get("EMAIL_HOST"):
     MAILERS = {
         "default": {
