@@ -6,6 +6,7 @@ game's own JSON state, and ``version`` counts the moves applied (the optimistic 
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 
 from django.conf import settings
@@ -201,6 +202,15 @@ def seat_names(seats: list[Seat]) -> dict[int, str]:
         name = seat.occupant_name
         names[seat.number] = name if count[name] == 1 else f"{name} (player {seat.number + 1})"
     return names
+
+
+PLAYER_NUMBER = re.compile(r"\bPlayer ([1-9])\b")  # how the Mancala and Jeexa engines name seats
+
+
+def with_player_names(text: str, names: dict[int, str]) -> str:
+    """An engine's sentence with each "Player N" replaced by that seat's name ("Bob sows
+    tile 4"), as the seat list names players."""
+    return PLAYER_NUMBER.sub(lambda found: names.get(int(found[1]) - 1, found[0]), text)
 
 
 class MoveRecord(models.Model):

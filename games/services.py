@@ -42,6 +42,7 @@ from games.models import (
     Status,
     TimeControl,
     seat_names,
+    with_player_names,
 )
 
 log = logging.getLogger(__name__)
@@ -570,7 +571,8 @@ def move_submit(
         ply=match.version,
         seat=seat.number,
         notation=game.normalize(move),
-        description=game.describe(state, seat.number, move),
+        # Names at the time of the move: the log keeps saying who made it after a seat changes hands.
+        description=with_player_names(game.describe(state, seat.number, move), seat_names(seats)),
         by_ai=seat.is_ai,
     )
     match.state = game.dump(new_state)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from django import template
 
-from games.models import Match, Seat
+from games.models import Match, Seat, with_player_names
 
 register = template.Library()
 
@@ -20,6 +20,12 @@ def player_name(names: dict[int, str] | None, number: int) -> str:
 @register.filter
 def player_names(names: dict[int, str] | None, numbers: list[int]) -> list[str]:
     return [player_name(names, number) for number in numbers]
+
+
+@register.filter
+def named(text: str, names: dict[int, str] | None) -> str:
+    """An engine's sentence ("Player 2 rolled 5") with the players' names, where given."""
+    return with_player_names(text, names or {})
 
 
 @register.filter

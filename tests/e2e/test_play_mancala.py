@@ -77,7 +77,7 @@ def test_a_newcomer_signs_up_and_plays_the_ai(page, live_server, celery_worker, 
 
     page.evaluate("window.__marker = 1")
     page.locator(f'button.sow[value="{move_that_passes_the_turn()}"]').click()
-    expect(log.get_by_role("listitem").first).to_contain_text("Player 1 sows tile")
+    expect(log.get_by_role("listitem").first).to_contain_text("newcomer sows tile")
     assert page.evaluate("window.__marker") == 1, "the move reloaded the whole page instead of swapping the board"
 
     expect(log.get_by_text("(AI)").first).to_be_visible(timeout=AI_REPLY_TIMEOUT_MS)
@@ -88,7 +88,7 @@ def test_a_newcomer_signs_up_and_plays_the_ai(page, live_server, celery_worker, 
     assert (notice.outcome, notice.last_error) == (Notification.Outcome.SKIPPED, "The player is looking at the match.")
     assert not [message for message in mail.outbox if "Your turn" in message.subject]
     page.screenshot(path=tmp_path / "your-turn.png", full_page=True)
-    my_moves = log.get_by_role("listitem").filter(has_text="Player 1 sows tile")
+    my_moves = log.get_by_role("listitem").filter(has_text="newcomer sows tile")
     my_moves_before = my_moves.count()
     page.locator("button.sow").first.click()
     expect(my_moves).to_have_count(my_moves_before + 1)

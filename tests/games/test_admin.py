@@ -94,7 +94,7 @@ def test_its_change_page_shows_seats_moves_events_emails_and_the_position_but_no
         "MatchEvent": MatchEvent.objects.filter(match=match).count(),
         "Notification": Notification.objects.filter(match=match).count(),
     }
-    assertContains(response, "Player 1 sows tile 1: 4 coins.")
+    assertContains(response, "Alice sows tile 1: 4 coins.")
     assertContains(response, "Every seat is taken.")
     assertContains(response, "Bob accepted the invitation.")
     assertContains(response, f"Your turn in {match}")
@@ -113,7 +113,7 @@ def test_move_notation_stays_hidden_from_staff_until_the_match_ends(staff_client
 
     for page in pages:
         response = staff_client.get(page)
-        assertContains(response, "Player 1 sows tile 1: 4 coins.")
+        assertContains(response, "Alice sows tile 1: 4 coins.")
         assertContains(response, "shown when the match ends", count=1)
 
     services.match_abort(match_id=match.pk, actor=staff, reason="Test")

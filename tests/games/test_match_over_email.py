@@ -32,7 +32,7 @@ def test_the_loser_is_told_that_they_lost_who_won_and_the_score(alice, bob):
     notice = told(match, bob)
     assert notice.subject == f"Mancala #{match.pk} is over: you lost"
     assert f"Mancala #{match.pk} (Egyptian) is over. You lost: Alice won.\nScore: Alice 35, Bob 13.\n" in notice.body
-    assert "Last move: Player 1 sows" in notice.body
+    assert "Last move: Alice sows" in notice.body
 
 
 def test_a_draw_is_called_a_draw(alice, bob):

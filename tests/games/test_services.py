@@ -7,7 +7,7 @@ import random
 import pytest
 from django.core import mail
 
-from games import services
+from games import models, services
 from games.engine import get_game
 from games.models import MatchEvent, MoveRecord, Notification, Seat, Status
 from games.replay import replay_state
@@ -102,13 +102,31 @@ def test_a_move_is_applied_recorded_and_the_turn_passes(match, alice, bob, djang
     assert callbacks == []
 
 
+def test_the_log_names_players_as_they_were_when_they_moved(match, alice, bob, staff):
+    services.move_submit(match_id=match.pk, user=alice, move="1", expected_version=0)
+    services.seat_replace_by_ai(match_id=match.pk, seat_number=0, level=1, actor=staff, reason="Alice left")
+    services.move_submit(match_id=match.pk, user=bob, move="2", expected_version=1)
+    first, second = MoveRecord.objects.filter(match=match).order_by("ply")
+    assert first.description == "Alice sows tile 1: 4 coins."
+    assert second.description.startswith("Bob sows tile 2")
+    assert "Player" not in second.description
+
+
+def test_engine_sentences_name_every_player_they_mention():
+    names = {0: "Alice", 1: "Bob", 2: "AI (Strong) (player 3)"}
+    line = "Player 1 uses a joker: steals the purple 3 at 1,2 from Player 3; Player 2 rolled 5."
+    assert models.with_player_names(line, names) == (
+        "Alice uses a joker: steals the purple 3 at 1,2 from AI (Strong) (player 3); Bob rolled 5.")
+    assert models.with_player_names("Player 4 rolled 2 (Player 12).", names) == "Player 4 rolled 2 (Player 12)."
+
+
 def test_a_move_that_passes_the_turn_emails_the_next_player_after_commit(match, alice, bob,
                                                                           django_capture_on_commit_callbacks):
     with django_capture_on_commit_callbacks(execute=False) as callbacks:
         services.move_submit(match_id=match.pk, user=alice, move="1", expected_version=0)
     notification = Notification.objects.get(user=bob, kind=Notification.Kind.YOUR_TURN)
     assert f"/matches/{match.pk}/" in notification.body
-    assert "Player 1 sows tile 1" in notification.body
+    assert "Alice sows tile 1" in notification.body
     assert len(callbacks) == 1, "the email task is enqueued only once the move is committed"
     assert notification.sent_at is None
     assert services.notification_send(notification_id=notification.pk) is True

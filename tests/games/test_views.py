@@ -131,7 +131,7 @@ def test_a_move_with_htmx_returns_the_redrawn_fragment(alice_client, match):
     html = response.content.decode()
     assert response.status_code == 200
     assert "<html" not in html and 'id="live"' in html
-    assert "Player 1 sows tile 1" in html  # the move log
+    assert "Alice sows tile 1" in html  # the move log
     assert 'name="move"' not in html  # now it is Bob's turn
 
 
@@ -190,7 +190,7 @@ def test_polling_returns_nothing_until_the_match_changes(alice_client, match, bo
     assert alice_client.get(url, {"token": token}, **HTMX).status_code == 204
     services.move_submit(match_id=match.pk, user=match.seats.get(number=0).user, move="1", expected_version=0)
     response = alice_client.get(url, {"token": token}, **HTMX)
-    assert response.status_code == 200 and "Player 1 sows tile 1" in response.content.decode()
+    assert response.status_code == 200 and "Alice sows tile 1" in response.content.decode()
     match.refresh_from_db()
     token = match.poll_token
     assert alice_client.get(url, {"token": token}, **HTMX).status_code == 204
@@ -216,7 +216,7 @@ def test_replay_steps_through_every_position(alice_client, match, alice, bob):
     start = alice_client.get(url, {"ply": 0}).content.decode()
     assert "The starting position" in start and "Position 0 of 5" in start
     step = alice_client.get(url, {"ply": 1}, **HTMX).content.decode()
-    assert "<html" not in step and "After move 1: Player 1 sows tile" in step
+    assert "<html" not in step and "After move 1: Alice sows tile" in step
     assert "Position 5 of 5" in alice_client.get(url, {"ply": 99}).content.decode()
     assert "Position 5 of 5" in alice_client.get(url, {"ply": "junk"}).content.decode()
 

@@ -458,6 +458,9 @@ def test_the_die_of_a_turn_comes_from_the_seed_and_the_moves_played():
     after = GAME.apply(state, 0, "0,-1,0")
     rolled = rng_for(1234, 18, DIE_SALT, 5, 0).randint(1, 6)
     assert after.events[0].startswith(f"Player 2 rolled {rolled}")
+    # The board names the player the event speaks of, as the seat list does.
+    html = render_board(after, 0, names={0: "Alice", 1: "Bob"})
+    assert re.search(rf'class="jx-events"[^>]*><li>Bob rolled {rolled}', html)
 
 
 def test_views_show_the_roll_under_way_and_nothing_of_the_next():
