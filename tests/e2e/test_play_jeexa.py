@@ -4,6 +4,7 @@ two AI seats, played by a real Celery worker, answer in between."""
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
 from django.urls import reverse
@@ -47,7 +48,7 @@ def place_a_piece(page: Page) -> None:
     expect(choice).to_be_visible()
     pieces_before = mine.locator("svg.jx-piece").count()
     choice.click()
-    expect(page.locator("#log li").first).to_contain_text("Player 1")
+    expect(page.locator("#log li").first).to_contain_text("Hana")  # the log names players
     if "steal" not in (choice.get_attribute("value") or ""):
         expect(mine.locator("svg.jx-piece")).not_to_have_count(pieces_before)
 
@@ -63,8 +64,10 @@ def test_a_player_places_pieces_and_two_ai_seats_answer(page, live_server, celer
     place_a_piece(page)
     ai_moves = page.locator("#log li", has_text="(AI)")
     # Both AI seats take their turns through the worker; the page learns of them by polling.
-    expect(ai_moves.filter(has_text="Player 2")).not_to_have_count(0, timeout=AI_REPLY_TIMEOUT_MS)
-    expect(ai_moves.filter(has_text="Player 3")).not_to_have_count(0, timeout=AI_REPLY_TIMEOUT_MS)
+    # Each log line starts with the name of whoever moved.
+    for name in ("AI (Easy)", "AI (Strong)"):
+        moved = ai_moves.filter(has_text=re.compile(rf"^\s*{re.escape(name)} \(rolled"))
+        expect(moved).not_to_have_count(0, timeout=AI_REPLY_TIMEOUT_MS)
     expect(page.locator("#status").get_by_text("Your turn.")).to_be_visible(timeout=AI_REPLY_TIMEOUT_MS)
     place_a_piece(page)
     assert page.evaluate("window.__marker") == 1, "the page reloaded instead of swapping the board"
