@@ -66,7 +66,7 @@ def test_a_player_places_pieces_and_two_ai_seats_answer(page, live_server, celer
     # Both AI seats take their turns through the worker; the page learns of them by polling.
     # Each log line starts with the name of whoever moved.
     for name in ("AI (Easy)", "AI (Strong)"):
-        moved = ai_moves.filter(has_text=re.compile(rf"^\s*{re.escape(name)} \(rolled"))
+        moved = ai_moves.filter(has_text=re.compile(rf"^\s*{re.escape(name)} rolled \d and places"))
         expect(moved).not_to_have_count(0, timeout=AI_REPLY_TIMEOUT_MS)
     expect(page.locator("#status").get_by_text("Your turn.")).to_be_visible(timeout=AI_REPLY_TIMEOUT_MS)
     place_a_piece(page)

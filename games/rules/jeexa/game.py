@@ -209,7 +209,7 @@ def _describe_place(state: State, seat: int, move: Place) -> str:
     joins, gaps = assess(grid, move.cell, value, move.rotation) or (0, 0)
     x, y = move.cell
     if state.stolen_from is None:
-        what = f"{player(seat)} (rolled {state.die}) places {a_label(value)}"
+        what = f"{player(seat)} rolled {state.die} and places {a_label(value)}"
     else:
         what = f"{player(seat)} places the stolen {label(value)}"
     line = f"{what} at {x},{y} turned {move.rotation}°"
