@@ -85,6 +85,10 @@ class Match(models.Model):
     bank_increment_days = models.PositiveSmallIntegerField(null=True, blank=True)
     bank_cap_days = models.PositiveSmallIntegerField(null=True, blank=True)
     on_timeout = models.CharField(max_length=8, choices=OnTimeout.choices, default=OnTimeout.LOSE)
+    # A finished match has at most one rematch, whoever of its players asks first.
+    rematch_of = models.OneToOneField(
+        "self", on_delete=models.SET_NULL, null=True, blank=True, related_name="rematch"
+    )
 
     class Meta:
         verbose_name_plural = "matches"

@@ -52,6 +52,7 @@ NOT_OPEN = "This match is no longer waiting for players."
 NOTHING_TO_RESEND = "It has no text to send again (a digest is written when it goes out, and this one never did)."
 NOT_YOUR_TURN = "It is not your turn."
 NOT_YOUR_MATCH = "You are not playing in this match."
+NOT_FINISHED = "A rematch can only follow a match that has ended."
 STALE_MOVE = "The board changed since you loaded it: another move was played first. Here is the current position."
 ALREADY_SEATED = "You already have a seat in this match."
 NO_OPEN_SEAT = "There is no open seat left in this match."
@@ -399,7 +400,7 @@ def _seat_of(seats: list[Seat], user: User) -> Seat | None:
 @transaction.atomic
 def match_create(
     *, creator: User, game_slug: str, options: dict[str, str], seats: list[SeatSpec],
-    clock: ClockSpec | None = None,
+    clock: ClockSpec | None = None, rematch_of: Match | None = None,
 ) -> Match:
     """A new match; it starts at once when no seat waits for a player."""
     game = get_game(game_slug)
@@ -408,7 +409,7 @@ def match_create(
     state = game.initial_state(len(seats), options, seed)  # ValueError for a bad player count
     match = Match.objects.create(
         game=game.slug, options=options, state=game.dump(state), seed=seed, created_by=creator,
-        **_clock_fields(clock or ClockSpec(), players=len(seats)),
+        rematch_of=rematch_of, **_clock_fields(clock or ClockSpec(), players=len(seats)),
     )
     MatchEvent.objects.create(match=match, to_status=Status.OPEN, reason="Match created.", actor=creator)
     invited: set[str] = set()
@@ -463,6 +464,41 @@ def _clock_fields(clock: ClockSpec, *, players: int) -> dict:
         return {"time_control": TimeControl.BANK, "bank_initial_days": initial, "bank_increment_days": increment,
                 "bank_cap_days": cap, "on_timeout": on_timeout}
     raise ServiceError(UNKNOWN_TIME_CONTROL)
+
+
+@transaction.atomic
+def match_rematch(*, match_id: int, user: User) -> tuple[Match, bool]:
+    """The same game, options, clock and players again, each seat moved round by one so
+    that someone else starts: the other people are invited, AI seats keep their level.
+    A match has one rematch: whoever asks after it exists gets that one. Returns the
+    rematch and whether this call created it."""
+    match = _lock_match(match_id)  # two players asking at once get the same rematch
+    seats = _seats_locked(match)
+    if _seat_of(seats, user) is None:
+        raise NotAllowed(NOT_YOUR_MATCH)
+    existing = Match.objects.filter(rematch_of=match).first()
+    if existing is not None:
+        return existing, False
+    if match.status != Status.FINISHED:
+        raise ServiceError(NOT_FINISHED)
+    specs = []
+    for seat in seats[-1:] + seats[:-1]:  # the last seat becomes the first, the first the second, …
+        if seat.is_ai:
+            specs.append(SeatSpec("ai", ai_level=seat.ai_level))
+        elif seat.user_id == user.pk:
+            specs.append(SeatSpec("creator"))
+        elif seat.user_id is not None and seat.user.is_active:
+            specs.append(SeatSpec("user", username=seat.user.username))
+        else:
+            specs.append(SeatSpec("open"))  # a closed account: anyone may take the seat
+    clock = ClockSpec(
+        time_control=match.time_control, days_per_move=match.days_per_move,
+        bank_initial_days=match.bank_initial_days, bank_increment_days=match.bank_increment_days,
+        bank_cap_days=match.bank_cap_days, on_timeout=match.on_timeout,
+    )
+    rematch = match_create(creator=user, game_slug=match.game, options=match.options, seats=specs, clock=clock,
+                           rematch_of=match)
+    return rematch, True
 
 
 def creator_seats(*, seats: list[SeatSpec], position: str) -> list[SeatSpec]:

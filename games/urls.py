@@ -17,4 +17,5 @@ urlpatterns = [
     path("matches/<int:pk>/decline/", views.match_decline, name="match_decline"),
     path("matches/<int:pk>/cancel/", views.match_cancel, name="match_cancel"),
     path("matches/<int:pk>/resign/", views.match_resign, name="match_resign"),
+    path("matches/<int:pk>/rematch/", views.match_rematch, name="match_rematch"),
 ]

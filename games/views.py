@@ -150,6 +150,8 @@ def _match_context(request, match: Match, *, error: str = "") -> dict:
         "my_seat": my_seat,
         "my_time_ran_out": late,
         "my_former_seat": next((seat for seat in seats if seat.former_user_id == request.user.pk), None),
+        # Its players are offered a rematch, or shown the one already made.
+        "rematch": my_seat and match.status == Status.FINISHED and Match.objects.filter(rematch_of=match).first(),
         "view": view,
         "board": board_context(game.slug, view, seat_number, legal),
         "legal": legal,
@@ -243,6 +245,26 @@ def _match_action(service, success: str, *, for_outsiders: bool = False):
         return redirect("match_detail", pk=pk)
 
     return view
+
+
+@login_required
+@_posted_or_back
+@_match_page
+def match_rematch(request, pk: int):
+    if selectors.match_for_viewer(pk, request.user) is None:
+        raise MatchHidden(NOT_FOUND)
+    try:
+        rematch, created = services.match_rematch(match_id=pk, user=request.user)
+    except services.ServiceError as error:
+        return render(request, "games/action_refused.html",
+                      {"message": error.message, "match_id": pk, "visible": True}, status=error.status)
+    if created:
+        invited = [seat.user.public_name for seat in rematch.seats.select_related("user") if seat.user_id
+                   and not seat.accepted]
+        messages.success(request, f"Rematch created. Invited: {', '.join(invited)}." if invited else "Rematch created.")
+    else:
+        messages.info(request, "The rematch was already created: here it is.")
+    return redirect("match_detail", pk=rematch.pk)
 
 
 match_join = _match_action(services.match_join, "You joined the match.", for_outsiders=True)

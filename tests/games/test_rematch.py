@@ -1,0 +1,96 @@
+"""Rematch: once a match has ended, any of its players offers the same match again, with
+every seat moved round by one so that someone else starts."""
+
+from __future__ import annotations
+
+import pytest
+from django.urls import reverse
+
+from games import services
+from games.models import Match, Notification, Status
+from tests.conftest import start_match
+from tests.games.conftest import start_timed_match
+
+
+def finished(match: Match, loser) -> Match:
+    services.match_resign(match_id=match.pk, user=loser)  # two players: the other one wins
+    match.refresh_from_db()
+    assert match.status == Status.FINISHED
+    return match
+
+
+def test_a_rematch_moves_the_seats_round_keeps_options_and_clock_and_invites_the_other(alice, bob):
+    match = finished(start_timed_match(alice, bob, options={"variant": "ethiopian"}), bob)
+
+    rematch, created = services.match_rematch(match_id=match.pk, user=bob)
+
+    assert created and rematch.rematch_of == match and rematch.status == Status.OPEN
+    seats = list(rematch.seats.order_by("number"))
+    assert [(seat.user, seat.accepted) for seat in seats] == [(bob, True), (alice, False)], "Bob starts this time"
+    assert rematch.options == {"variant": "ethiopian"} and rematch.created_by == bob
+    assert (rematch.time_control, rematch.days_per_move) == (match.time_control, match.days_per_move)
+    assert Notification.objects.filter(match=rematch, user=alice, kind=Notification.Kind.INVITATION).exists()
+
+    # Alice asks too (her page still offered it): she gets the same rematch, not a second one.
+    assert services.match_rematch(match_id=match.pk, user=alice) == (rematch, False)
+    assert Match.objects.filter(rematch_of=match).count() == 1
+    services.match_accept(match_id=rematch.pk, user=alice)
+    rematch.refresh_from_db()
+    assert rematch.status == Status.ACTIVE
+
+
+def test_a_rematch_against_the_ai_starts_at_once_with_the_same_level(alice, django_capture_on_commit_callbacks):
+    match = finished(start_match(alice, ai_level=2), alice)
+    with django_capture_on_commit_callbacks() as callbacks:
+        rematch, _ = services.match_rematch(match_id=match.pk, user=alice)
+    seats = list(rematch.seats.order_by("number"))
+    assert rematch.status == Status.ACTIVE
+    assert (seats[0].ai_level, seats[1].user) == (2, alice), "the AI starts this time"
+    assert callbacks, "the AI is asked for its first move"
+
+
+@pytest.mark.parametrize("how", ["active", "cancelled"])
+def test_only_an_ended_match_gets_a_rematch(alice, bob, staff, how):
+    match = start_match(alice, bob)
+    if how == "cancelled":
+        services.match_abort(match_id=match.pk, actor=staff, reason="test")
+    with pytest.raises(services.ServiceError, match="only follow a match that has ended"):
+        services.match_rematch(match_id=match.pk, user=alice)
+    assert not Match.objects.filter(rematch_of=match).exists()
+
+
+def test_only_its_players_get_a_rematch(match, alice, bob, carol):
+    finished(match, bob)
+    with pytest.raises(services.NotAllowed):
+        services.match_rematch(match_id=match.pk, user=carol)
+    assert not Match.objects.filter(rematch_of=match).exists()
+
+
+def test_the_page_offers_the_rematch_then_links_both_ways(client, match, alice, bob):
+    finished(match, bob)
+    page = reverse("match_detail", args=[match.pk])
+    client.force_login(bob)
+    assert "Rematch</button>" in client.get(page).content.decode()
+
+    response = client.post(reverse("match_rematch", args=[match.pk]), follow=True)
+    rematch = Match.objects.get(rematch_of=match)
+    assert response.redirect_chain[-1][0] == reverse("match_detail", args=[rematch.pk])
+    html = response.content.decode()
+    assert "Rematch created. Invited: Alice." in html
+    assert f'A rematch of <a href="{page}">Mancala #{match.pk}</a>' in html
+
+    client.force_login(alice)
+    old = client.get(page).content.decode()
+    assert "Rematch</button>" not in old and f"The rematch: Mancala #{rematch.pk}" in old
+    response = client.post(reverse("match_rematch", args=[match.pk]), follow=True)
+    assert response.redirect_chain[-1][0] == reverse("match_detail", args=[rematch.pk])
+    assert "The rematch was already created: here it is." in response.content.decode()
+    # Opened by GET (a reload, a sign-in that comes back), the address leads to the match.
+    assert client.get(reverse("match_rematch", args=[match.pk])).url == page
+
+
+def test_an_outsider_is_not_offered_a_rematch_and_cannot_make_one(client, match, bob, carol):
+    finished(match, bob)
+    client.force_login(carol)
+    response = client.post(reverse("match_rematch", args=[match.pk]))
+    assert response.status_code == 404 and not Match.objects.filter(rematch_of=match).exists()
