@@ -1,11 +1,13 @@
 """The README's first command, as a process: ``manage.py runsite`` on the default setup
-(SQLite, filesystem broker, nothing outside) serves the site, and a plain ``kill`` stops
-the web server, the worker and beat with it."""
+(SQLite, filesystem broker, nothing outside) serves the site, with debug on or off (then
+with its hashed static files), and a plain ``kill`` stops the web server, the worker and
+beat with it."""
 
 from __future__ import annotations
 
 import contextlib
 import os
+import re
 import signal
 import socket
 import subprocess
@@ -53,10 +55,12 @@ def alive(pid: int) -> bool:
 
 
 @pytest.mark.skipif(not Path("/proc").exists(), reason="reads the process tree from /proc")
-def test_the_site_command_serves_and_a_kill_stops_web_worker_and_beat(tmp_path):
+@pytest.mark.parametrize("debug", ["1", "0"])
+def test_the_site_command_serves_and_a_kill_stops_web_worker_and_beat(tmp_path, debug):
     port = free_port()
     env = {key: value for key, value in os.environ.items() if key not in ("DATABASE_URL", "REDIS_URL")}
-    env.update(VAR_DIR=str(tmp_path), DJANGO_SETTINGS_MODULE="config.settings")
+    env.update(VAR_DIR=str(tmp_path), DJANGO_SETTINGS_MODULE="config.settings", DJANGO_DEBUG=debug,
+               DJANGO_SECRET_KEY="runsite-test-key")
     site = subprocess.Popen([sys.executable, "manage.py", "runsite", f"127.0.0.1:{port}"], cwd=ROOT, env=env,
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     started: set[int] = set()
@@ -66,11 +70,15 @@ def test_the_site_command_serves_and_a_kill_stops_web_worker_and_beat(tmp_path):
             try:
                 with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=5) as response:
                     assert response.status == 200
+                    home = response.read().decode()
                     break
             except OSError:
                 assert site.poll() is None, "the site command stopped on its own"
                 assert time.monotonic() < deadline, "the site never answered"
                 time.sleep(0.5)
+        stylesheet = re.search(r'href="(/static/css/site[^"]*\.css)"', home)[1]
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}{stylesheet}", timeout=5) as response:
+            assert response.status == 200 and b".meso" in response.read()
         started = children_of(site.pid)
         assert len(started) >= 3, "web, worker and beat"
 

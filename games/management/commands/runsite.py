@@ -1,7 +1,7 @@
 """Run the whole site on one machine: web server, Celery worker and Celery beat.
 
-Migrates, creates the demo accounts and matches, then starts the three processes and
-stops them all on Ctrl-C or SIGTERM.
+Collects the static files when debug is off, migrates, creates the demo accounts and
+matches, then starts the three processes and stops them all on Ctrl-C or SIGTERM.
 """
 
 from __future__ import annotations
@@ -29,6 +29,10 @@ class Command(BaseCommand):
             folder = settings.CELERY_BROKER_TRANSPORT_OPTIONS.get(key)
             if folder:
                 os.makedirs(folder, exist_ok=True)
+        if not settings.DEBUG:
+            # With debug off the pages name hashed static files (the manifest storage): without
+            # them every page, the 404 page too, fails. Cheap when nothing changed.
+            call_command("collectstatic", interactive=False, verbosity=0)
         call_command("migrate", interactive=False, verbosity=0)
         call_command("createcachetable", verbosity=0)
         call_command("seed_demo")
