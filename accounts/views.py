@@ -2,9 +2,11 @@ from __future__ import annotations
 
 from datetime import timedelta
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpResponse
+from django.middleware.csrf import REASON_NO_CSRF_COOKIE
 from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.views.decorators.csrf import csrf_exempt
@@ -107,8 +109,11 @@ def unsubscribe_view(request, token: str):
 
 def csrf_failure(request, reason: str = ""):
     """A form or click from a page older than the session (signed in or out elsewhere):
-    htmx reloads the page with a word of why; a plain form gets a page that says so."""
-    if request.headers.get("HX-Request"):
+    htmx reloads the page with a word of why; a plain form gets a page that says so. A
+    browser that kept no cookie of ours is told that instead, not blamed for a sign-out."""
+    no_cookie = reason == REASON_NO_CSRF_COOKIE  # cookies blocked, or https-only cookies over http
+    if request.headers.get("HX-Request") and not no_cookie:
         messages.warning(request, OUT_OF_DATE)
         return HttpResponseClientRefresh()
-    return render(request, "403_csrf.html", status=403)
+    http_only_site = settings.CSRF_COOKIE_SECURE and not request.is_secure()
+    return render(request, "403_csrf.html", {"no_cookie": no_cookie, "http_only_site": http_only_site}, status=403)

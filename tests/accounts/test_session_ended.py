@@ -40,6 +40,7 @@ def test_without_htmx_signing_in_is_the_usual_redirect(client, match):
 def test_a_click_from_a_page_older_than_the_session_reloads_it_and_says_why(alice, match):
     client = Client(enforce_csrf_checks=True)
     client.force_login(alice)
+    client.get(reverse("match_detail", args=[match.pk]))  # the browser holds the new session's cookie
     move = reverse("match_move", args=[match.pk])
 
     response = client.post(move, {"move": "1", "version": match.version},
@@ -54,13 +55,29 @@ def test_a_click_from_a_page_older_than_the_session_reloads_it_and_says_why(alic
 def test_a_plain_form_from_an_old_page_gets_a_page_in_plain_words(alice, match):
     client = Client(enforce_csrf_checks=True)
     client.force_login(alice)
+    client.get(reverse("match_detail", args=[match.pk]))
 
     response = client.post(reverse("match_resign", args=[match.pk]), {"csrfmiddlewaretoken": "stale"})
 
     assertContains(response, "Nothing was sent", status_code=403)
+    assertContains(response, "you signed in or out in another tab", status_code=403)
     assert "CSRF verification failed" not in response.content.decode()
     match.refresh_from_db()
     assert match.status == "active"
+
+
+@pytest.mark.parametrize("secure_cookies", [True, False])
+def test_a_browser_that_kept_no_cookie_is_told_so_not_blamed_for_a_sign_out(settings, secure_cookies):
+    """Cookies blocked, or a site served over plain http with https-only cookies (the
+    default with debug off): the browser never sends the form cookie back."""
+    settings.CSRF_COOKIE_SECURE = secure_cookies
+    client = Client(enforce_csrf_checks=True)
+
+    response = client.post(reverse("account_login"), {"login": "alice", "password": "x", "csrfmiddlewaretoken": "t"})
+
+    assertContains(response, "did not send back this site's cookie", status_code=403)
+    assert "signed in or out" not in response.content.decode()
+    assert ("DJANGO_SECURE_COOKIES=0" in response.content.decode()) is secure_cookies
 
 
 @pytest.mark.parametrize("action", ["match_move", "match_join", "match_accept", "match_resign"])
