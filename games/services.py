@@ -49,6 +49,13 @@ log = logging.getLogger(__name__)
 
 NOT_IN_PLAY = "This match is not in play any more."
 NOT_OPEN = "This match is no longer waiting for players."
+SEAT_TAKEN = "Another player took the last seat just before you."
+ALREADY_ACCEPTED = "You have already accepted this invitation."
+NOT_OPEN_ANY_MORE = {  # why a match no longer takes joins, acceptances or withdrawals
+    Status.ACTIVE: "This match has already started.",
+    Status.ABORTED: "This match was cancelled.",
+    Status.FINISHED: "This match is over.",
+}
 NOTHING_TO_RESEND = "It has no text to send again (a digest is written when it goes out, and this one never did)."
 NOT_YOUR_TURN = "It is not your turn."
 NOT_YOUR_MATCH = "You are not playing in this match."
@@ -509,12 +516,23 @@ def creator_seats(*, seats: list[SeatSpec], position: str) -> list[SeatSpec]:
     return [*seats[:index], SeatSpec("creator"), *seats[index:]]
 
 
+def _no_longer_open(match: Match, seats: list[Seat], user: User) -> ServiceError:
+    """Why a match that was open a moment ago takes no join, acceptance or withdrawal now,
+    in the words of what happened (a race lost, a second tab, a creator who withdrew)."""
+    seat = _seat_of(seats, user)
+    if match.status == Status.ACTIVE and seat is None:
+        return ServiceError(SEAT_TAKEN)
+    if match.status == Status.ACTIVE and seat.accepted and seat.user_id != match.created_by_id:
+        return ServiceError(f"{ALREADY_ACCEPTED} {NOT_OPEN_ANY_MORE[Status.ACTIVE]}")
+    return ServiceError(NOT_OPEN_ANY_MORE.get(match.status, NOT_OPEN))
+
+
 @transaction.atomic
 def match_join(*, match_id: int, user: User) -> Match:
     match = _lock_match(match_id)
-    if match.status != Status.OPEN:
-        raise ServiceError(NOT_OPEN)
     seats = _seats_locked(match)
+    if match.status != Status.OPEN:
+        raise _no_longer_open(match, seats, user)
     if _seat_of(seats, user):
         raise ServiceError(ALREADY_SEATED)
     seat = next((seat for seat in seats if seat.is_open), None)
@@ -530,12 +548,14 @@ def match_join(*, match_id: int, user: User) -> Match:
 @transaction.atomic
 def match_accept(*, match_id: int, user: User) -> Match:
     match = _lock_match(match_id)
-    if match.status != Status.OPEN:
-        raise ServiceError(NOT_OPEN)
     seats = _seats_locked(match)
+    if match.status != Status.OPEN:
+        raise _no_longer_open(match, seats, user)
     seat = _seat_of(seats, user)
-    if seat is None or seat.accepted:
+    if seat is None:
         raise NotAllowed(NO_INVITATION)
+    if seat.accepted:
+        raise ServiceError(ALREADY_ACCEPTED)
     seat.accepted = True
     seat.save(update_fields=["accepted"])
     _record_event(match, reason=f"{user.public_name} accepted the invitation.", actor=user)
@@ -546,12 +566,14 @@ def match_accept(*, match_id: int, user: User) -> Match:
 @transaction.atomic
 def match_decline(*, match_id: int, user: User) -> Match:
     match = _lock_match(match_id)
-    if match.status != Status.OPEN:
-        raise ServiceError(NOT_OPEN)
     seats = _seats_locked(match)
+    if match.status != Status.OPEN:
+        raise _no_longer_open(match, seats, user)
     seat = _seat_of(seats, user)
-    if seat is None or seat.accepted:
+    if seat is None:
         raise NotAllowed(NO_INVITATION)
+    if seat.accepted:
+        raise ServiceError(ALREADY_ACCEPTED)
     why = f"{user.public_name} declined the invitation, so the match is cancelled."
     _set_status(match, Status.ABORTED, reason=why, actor=user, in_log=True)
     match.save(update_fields=["status"])
@@ -650,7 +672,7 @@ def match_cancel(*, match_id: int, user: User) -> Match:
     """The creator withdraws a match nobody has started playing."""
     match = _lock_match(match_id)
     if match.status != Status.OPEN:
-        raise ServiceError(NOT_OPEN)
+        raise ServiceError(NOT_OPEN_ANY_MORE.get(match.status, NOT_OPEN))
     if match.created_by_id != user.pk:
         raise NotAllowed(ONLY_CREATOR_CANCELS)
     why = f"{user.public_name} withdrew the match before it started."

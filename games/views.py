@@ -239,6 +239,8 @@ def _match_action(service, success: str, *, for_outsiders: bool = False):
         try:
             service(match_id=pk, user=request.user)
         except services.ServiceError as error:
+            # Asked again: a lost race for the last seat takes the match out of sight.
+            visible = selectors.match_for_viewer(pk, request.user) is not None
             return render(request, "games/action_refused.html",
                           {"message": error.message, "match_id": pk, "visible": visible}, status=error.status)
         messages.success(request, success)

@@ -136,7 +136,7 @@ def test_it_seats_only_one_of_two_players_racing_for_the_last_seat(alice, bob, c
 
     _, losers = split(run_together(join(bob), join(carol)), Match)
     assert [type(loser) for loser in losers] == [services.ServiceError]
-    assert losers[0].message == services.NOT_OPEN
+    assert losers[0].message == services.SEAT_TAKEN
     match.refresh_from_db()
     assert match.status == Status.ACTIVE
     seated = [seat.user for seat in match.seats.all()]

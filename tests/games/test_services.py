@@ -56,11 +56,31 @@ def test_an_open_challenge_starts_when_someone_joins(alice, bob, carol):
     with pytest.raises(services.ServiceError, match="already have a seat"):
         services.match_join(match_id=match.pk, user=alice)
     services.match_join(match_id=match.pk, user=bob)
-    with pytest.raises(services.ServiceError, match="no longer waiting"):
+    with pytest.raises(services.ServiceError, match="Another player took the last seat just before you"):
         services.match_join(match_id=match.pk, user=carol)
     match.refresh_from_db()
     assert match.status == Status.ACTIVE
     assert [seat.user for seat in match.seats.all()] == [alice, bob]
+
+
+def test_a_second_answer_to_an_invitation_says_what_the_first_did(alice, bob, carol):
+    """Accept (or Decline) pressed again in a second tab, or racing the creator's withdrawal."""
+    seats = [SeatSpec("creator"), SeatSpec("user", username="bob"), SeatSpec("user", username="carol")]
+    match = services.match_create(creator=alice, game_slug="jeexa", options={}, seats=seats)
+    services.match_accept(match_id=match.pk, user=bob)
+    for answer in (services.match_accept, services.match_decline):
+        with pytest.raises(services.ServiceError, match=r"^You have already accepted this invitation\.$"):
+            answer(match_id=match.pk, user=bob)
+    services.match_accept(match_id=match.pk, user=carol)  # the match starts
+    with pytest.raises(services.ServiceError, match=r"already accepted this invitation\. This match has already"):
+        services.match_accept(match_id=match.pk, user=bob)
+    with pytest.raises(services.ServiceError, match=r"^This match has already started\.$"):
+        services.match_cancel(match_id=match.pk, user=alice)
+
+    withdrawn = services.match_create(creator=alice, game_slug="mancala", options={}, seats=seats[:2])
+    services.match_cancel(match_id=withdrawn.pk, user=alice)
+    with pytest.raises(services.ServiceError, match=r"^This match was cancelled\.$"):
+        services.match_accept(match_id=withdrawn.pk, user=bob)
 
 
 def test_create_refuses_unknown_players_and_ai_levels(alice):

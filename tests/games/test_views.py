@@ -10,7 +10,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.html import strip_tags
 
-from games import services
+from games import selectors, services
 from games.engine import get_game
 from games.forms import NO_ONE_ELSE
 from games.models import Match, MoveRecord, Notification, Status
@@ -260,7 +260,29 @@ def test_resign_asks_first_and_goes_away_in_the_fragment_that_ends_the_match(ali
 def test_a_refused_action_says_why(alice_client, match):
     response = alice_client.post(reverse("match_join", args=[match.pk]))
     assert response.status_code == 400
-    assert "no longer waiting for players" in response.content.decode()
+    assert "This match has already started." in response.content.decode()
+
+
+def test_a_join_that_loses_the_race_for_the_last_seat_leads_back_to_the_lobby(client, alice, bob, carol,
+                                                                               monkeypatch):
+    """The match was open to Carol when she pressed Join; Bob's join got the lock first."""
+    match = services.match_create(creator=alice, game_slug="mancala", options={},
+                                  seats=[SeatSpec("creator"), SeatSpec("open")])
+    match_for_viewer = selectors.match_for_viewer
+    raced = []
+
+    def bob_joins_once_carol_looked(pk, user):
+        seen = match_for_viewer(pk, user)
+        if not raced:
+            raced.append(pk)
+            services.match_join(match_id=pk, user=bob)
+        return seen
+
+    monkeypatch.setattr(selectors, "match_for_viewer", bob_joins_once_carol_looked)
+    client.force_login(carol)
+    page = client.post(reverse("match_join", args=[match.pk])).content.decode()
+    assert raced and "Another player took the last seat just before you." in page
+    assert reverse("lobby") in page and reverse("match_detail", args=[match.pk]) not in page, "the match is not hers"
 
 
 def test_a_join_that_came_too_late_says_so_and_leads_back_to_the_lobby(client, alice, bob, carol):
@@ -273,7 +295,7 @@ def test_a_join_that_came_too_late_says_so_and_leads_back_to_the_lobby(client, a
 
     response = client.post(reverse("match_join", args=[match.pk]))
     page = response.content.decode()
-    assert response.status_code == 400 and "This match is no longer waiting for players." in page
+    assert response.status_code == 400 and "Another player took the last seat just before you." in page
     assert reverse("lobby") in page and reverse("match_detail", args=[match.pk]) not in page
 
     # Carol's open page polls: it is told, and the fragment stops polling.
