@@ -12,6 +12,7 @@ class ProfileForm(forms.ModelForm):
     class Meta:
         model = User
         fields = ["display_name", "time_zone", "turn_notice", "digest_hour", "reminders", "webhook_url"]
+        widgets = {"digest_hour": forms.NumberInput(attrs={"max": 23})}  # the browser checks it too
 
     def clean_display_name(self) -> str:
         # Other players see this name and invite by it: it must not pass for someone else.

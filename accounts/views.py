@@ -63,6 +63,7 @@ def profile(request):
             form.save()
             messages.success(request, PROFILE_SAVED)
             return redirect("profile")
+        request.user.refresh_from_db()  # is_valid() wrote the refused values onto it; the page shows what is stored
         return render(request, "accounts/profile.html", _profile_context(request, form, VacationForm()), status=400)
     return render(request, "accounts/profile.html", _profile_context(request, form, VacationForm()))
 

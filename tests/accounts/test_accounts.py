@@ -100,7 +100,9 @@ def test_password_change(client, alice):
 
 def test_profile_saves_display_name_time_zone_and_turn_emails(client, alice):
     client.force_login(alice)
-    assert "When it is my turn" in client.get(reverse("profile")).content.decode()
+    page = client.get(reverse("profile")).content.decode()
+    assert "When it is my turn" in page
+    assert re.search(r'<input type="number" name="digest_hour" value="8" max="23" min="0"', page)
     response = client.post(reverse("profile"), {
         "display_name": "Ally", "time_zone": "Europe/Paris", "turn_notice": "digest", "digest_hour": "7",
         "reminders": "80", "webhook_url": "",
@@ -117,6 +119,15 @@ def test_profile_refuses_an_unknown_time_zone(client, alice):
     assert response.status_code == 400
     alice.refresh_from_db()
     assert alice.time_zone == "UTC"
+
+
+def test_a_refused_profile_keeps_the_typed_values_in_the_form_only(client, alice):
+    client.force_login(alice)
+    response = client.post(reverse("profile"), {"display_name": "Davey", "time_zone": "UTC", "turn_notice": "now",
+                                                "digest_hour": "7", "reminders": "50", "webhook_url": "ftp://x"})
+    page = response.content.decode()
+    assert response.status_code == 400 and 'value="Davey"' in page, "the form keeps what was typed"
+    assert "your display name, <strong>Alice</strong>" in page and ">Davey</a>" not in page, "nothing was saved"
 
 
 @pytest.mark.parametrize("url_name", ["account_login", "account_signup", "account_reset_password"])
