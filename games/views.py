@@ -208,6 +208,8 @@ def match_poll(request, pk: int):
 @_match_page
 def match_move(request, pk: int):
     match = _viewer_match(request, pk)
+    # Each redraw restarts the poll's timer: someone moving quickly never polls, yet is looking.
+    services.seat_seen(match_id=pk, user=request.user)
     move = request.POST.get("move", "")
     try:
         version = int(request.POST.get("version", ""))

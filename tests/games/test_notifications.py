@@ -168,6 +168,15 @@ def test_the_page_records_presence_at_most_once_per_half_minute(clock, alice, bo
     assert match.seats.get(user=bob).last_seen_at == clock.now
 
 
+def test_making_moves_counts_as_looking_at_the_match(clock, alice, bob, client):
+    """A player who clicks faster than the page polls (each redraw restarts the poll's timer)
+    still has the match open: the AI's answer must not email them "your turn"."""
+    match = start_timed_match(alice, bob)
+    client.force_login(alice)
+    client.post(reverse("match_move", args=[match.pk]), {"move": "1", "version": "0"}, **HTMX)
+    assert match.seats.get(user=alice).last_seen_at == clock.now
+
+
 def test_a_refusing_mail_server_is_retried_with_backoff_until_it_accepts(clock, alice, bob, mail_server):
     match = start_timed_match(alice, bob)
     tasks.sweep_notifications()  # nothing yet: the invitation is still within its task's grace
