@@ -60,7 +60,8 @@ NOTHING_TO_RESEND = "It has no text to send again (a digest is written when it g
 NOT_YOUR_TURN = "It is not your turn."
 NOT_YOUR_MATCH = "You are not playing in this match."
 NOT_FINISHED = "A rematch can only follow a match that has ended."
-STALE_MOVE = "The board changed since you loaded it: another move was played first. Here is the current position."
+STALE_MOVE = ("The board changed since you loaded it (a move was played, perhaps from another tab or window), "
+              "so yours was not played. Here is the current position.")
 ALREADY_SEATED = "You already have a seat in this match."
 NO_OPEN_SEAT = "There is no open seat left in this match."
 NO_INVITATION = "You have no invitation to this match."
