@@ -263,6 +263,18 @@ def test_a_refused_action_says_why(alice_client, match):
     assert "This match has already started." in response.content.decode()
 
 
+def test_an_open_match_shows_no_board_prompts_before_it_starts(client, alice, bob):
+    match = services.match_create(creator=alice, game_slug="mecca", options={},
+                                  seats=[SeatSpec("creator"), SeatSpec("open"), SeatSpec("ai", ai_level=1)])
+    client.force_login(bob)
+    waiting = client.get(reverse("match_detail", args=[match.pk])).content.decode()
+    assert "The board appears here when every seat is taken" in waiting
+    assert "choose a free entrance square" not in waiting, "nobody may choose yet"
+    services.match_join(match_id=match.pk, user=bob)
+    started = client.get(reverse("match_detail", args=[match.pk])).content.decode()
+    assert "Yellow: choose a free entrance square." in started and "The board appears" not in started
+
+
 def test_a_join_that_loses_the_race_for_the_last_seat_leads_back_to_the_lobby(client, alice, bob, carol,
                                                                                monkeypatch):
     """The match was open to Carol when she pressed Join; Bob's join got the lock first."""
