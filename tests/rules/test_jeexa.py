@@ -256,7 +256,7 @@ def test_a_joker_with_no_target_is_lost():
     assert after.jokers == 0 and after.to_move == 1
     assert after.events[0] == "1 joker lost: no piece can be stolen"
     assert GAME.describe(state, 0, "0,-1,270").startswith(
-        "Player 1 rolled 6 and places a purple 6 at 0,-1 turned 270°: 1 join, 1 joker; 1 joker lost"
+        "Player 1 rolled 6 and places a purple 6 at 0,-1 turned 270°: 1 join, 1 joker. 1 joker lost"
     )
 
 

@@ -150,7 +150,7 @@ class Jeexa(Game):
             line = f"{player(seat)} uses a joker: steals {what} from {player(parsed.victim)}"
         else:
             line = _describe_place(state, seat, parsed)
-        return "; ".join([line, *after.events]) + "."
+        return ". ".join([line, *after.events]) + "."  # events are sentences ("The game is over")
 
     # --- storing ------------------------------------------------------------------
 

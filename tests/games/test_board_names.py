@@ -1,0 +1,40 @@
+"""The end of a game names its players as the seat list does ("Alice", not "P1"): Mecca's
+score table and playing order, Jeexa's hand scores and its table of scores per hand."""
+
+from __future__ import annotations
+
+import random
+import re
+from types import SimpleNamespace
+
+import pytest
+from django.template.loader import render_to_string
+
+from games.boards import board_context
+from games.engine import get_game
+
+NAMES = {0: "Alice", 1: "Bob", 2: "AI (Strong)"}
+
+
+def finished_board(slug: str, seed: int) -> str:
+    """A three-player game of random legal moves, played to the end, drawn for seat 0."""
+    game = get_game(slug)
+    state = game.initial_state(3, {}, seed)
+    rng = random.Random(seed)
+    while not game.is_over(state):
+        seat = game.to_act(state)[0]
+        state = game.apply(state, seat, rng.choice(game.legal_moves(state, seat)))
+    view = game.view(state, 0)
+    html = render_to_string(f"games/boards/{slug}.html", {
+        "view": view, "board": board_context(slug, view, 0, []), "match": SimpleNamespace(pk=1, version=0),
+        "names": NAMES, "legal": []})
+    return " ".join(html.split())
+
+
+@pytest.mark.parametrize("slug, table", [("mecca", "mecca-scores"), ("mecca", "mecca-colours"),
+                                         ("jeexa", "jx-table"), ("jeexa", "jx-hand-scores")])
+def test_finished_boards_name_the_players(slug, table):
+    html = finished_board(slug, seed=7)
+    part = re.search(rf'class="{table}".*?</(table|p)>', html)[0]
+    assert all(name in part for name in NAMES.values())
+    assert not re.search(r">\s*P\d", part), "no bare P1, P2 …"
