@@ -34,7 +34,10 @@ def test_sign_up_sends_a_confirmation_email_and_does_not_log_in_yet(client, db):
     assert response.status_code == 302
     assert response["Location"] == reverse("account_email_verification_sent")
     assert len(mail.outbox) == 1 and mail.outbox[0].to == ["dora@example.com"]
+    assert "because dora gave this address for their account on Boardgames." in mail.outbox[0].body
     assert client.get(reverse("dashboard")).status_code == 302  # not logged in
+    sent = client.get(response["Location"]).content.decode()
+    assert "signing in again sends a new one" in sent and "contact us" not in sent.lower(), "the site names no contact"
 
 
 def test_sign_up_refuses_a_username_that_is_another_players_display_name(client, db):
@@ -79,7 +82,9 @@ def test_a_wrong_password_is_refused_in_plain_words(client, alice):
 
 
 def test_password_reset_by_email(client, alice):
-    client.post(reverse("account_reset_password"), {"email": "alice@example.com"})
+    assert "contact us" not in client.get(reverse("account_reset_password")).content.decode().lower()
+    done = client.post(reverse("account_reset_password"), {"email": "alice@example.com"}, follow=True)
+    assert "check your spam folder" in done.content.decode() and "contact us" not in done.content.decode().lower()
     assert len(mail.outbox) == 1
     reset_url = link_in(mail.outbox[0])
     form_url = client.get(reset_url)["Location"]
