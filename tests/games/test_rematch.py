@@ -29,7 +29,9 @@ def test_a_rematch_moves_the_seats_round_keeps_options_and_clock_and_invites_the
     assert [(seat.user, seat.accepted) for seat in seats] == [(bob, True), (alice, False)], "Bob starts this time"
     assert rematch.options == {"variant": "ethiopian"} and rematch.created_by == bob
     assert (rematch.time_control, rematch.days_per_move) == (match.time_control, match.days_per_move)
-    assert Notification.objects.filter(match=rematch, user=alice, kind=Notification.Kind.INVITATION).exists()
+    invitation = Notification.objects.get(match=rematch, user=alice, kind=Notification.Kind.INVITATION)
+    assert invitation.subject.endswith(f"Bob invites you to a rematch: Mancala #{rematch.pk}")
+    assert f"a rematch of Mancala #{match.pk}." in invitation.body
 
     # Alice asks too (her page still offered it): she gets the same rematch, not a second one.
     assert services.match_rematch(match_id=match.pk, user=alice) == (rematch, False)
@@ -80,6 +82,8 @@ def test_the_page_offers_the_rematch_then_links_both_ways(client, match, alice, 
     assert f'A rematch of <a href="{page}">Mancala #{match.pk}</a>' in html
 
     client.force_login(alice)
+    invitations = client.get(reverse("dashboard")).content.decode()
+    assert f"Mancala #{rematch.pk}</a> (Egyptian), a rematch of #{match.pk}" in invitations
     old = client.get(page).content.decode()
     assert "Rematch</button>" not in old and f"The rematch: Mancala #{rematch.pk}" in old
     response = client.post(reverse("match_rematch", args=[match.pk]), follow=True)
