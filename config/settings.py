@@ -182,8 +182,10 @@ if REDIS_URL:
         "visibility_timeout": 3600,
     }
 else:
-    # No server needed: messages are files under var/celery, shared by web, worker and beat.
+    # No server needed: messages are files under var/celery, shared by web, worker and beat,
+    # each written whole before a worker can see it (config/broker.py).
     CELERY_BROKER_URL = "filesystem://"
+    CELERY_BROKER_TRANSPORT = "config.broker:Transport"
     CELERY_BROKER_TRANSPORT_OPTIONS = {
         "data_folder_in": str(VAR_DIR / "celery" / "queue"),
         "data_folder_out": str(VAR_DIR / "celery" / "queue"),
