@@ -59,7 +59,8 @@ NOT_OPEN_ANY_MORE = {  # why a match no longer takes joins, acceptances or withd
 NOTHING_TO_RESEND = "It has no text to send again (a digest is written when it goes out, and this one never did)."
 NOT_YOUR_TURN = "It is not your turn."
 NOT_YOUR_MATCH = "You are not playing in this match."
-NOT_FINISHED = "A rematch can only follow a match that has ended."
+NOT_FINISHED = "A rematch can only follow a match that was played to the end."
+NO_REMATCH_OF_CANCELLED = "This match was cancelled, so there is nothing to play again: start a new match instead."
 STALE_MOVE = ("The board changed since you loaded it (a move was played, perhaps from another tab or window), "
               "so yours was not played. Here is the current position.")
 ALREADY_SEATED = "You already have a seat in this match."
@@ -485,10 +486,16 @@ def match_rematch(*, match_id: int, user: User) -> tuple[Match, bool]:
     if _seat_of(seats, user) is None:
         raise NotAllowed(NOT_YOUR_MATCH)
     existing = Match.objects.filter(rematch_of=match).first()
-    if existing is not None:
+    if existing is not None and existing.status == Status.ABORTED:
+        # Declined or withdrawn: it stays as it is, and a new rematch may be offered.
+        Match.objects.filter(pk=existing.pk).update(rematch_of=None)
+    elif existing is not None:
+        invited = existing.seats.filter(user=user, accepted=False).exists()
+        if invited and existing.status == Status.OPEN:
+            match_accept(match_id=existing.pk, user=user)  # asking for the rematch is saying yes to it
         return existing, False
     if match.status != Status.FINISHED:
-        raise ServiceError(NOT_FINISHED)
+        raise ServiceError(NOT_FINISHED if match.status != Status.ABORTED else NO_REMATCH_OF_CANCELLED)
     specs = []
     for seat in seats[-1:] + seats[:-1]:  # the last seat becomes the first, the first the second, …
         if seat.is_ai:

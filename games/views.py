@@ -267,7 +267,7 @@ def match_rematch(request, pk: int):
                    and not seat.accepted]
         messages.success(request, f"Rematch created. Invited: {', '.join(invited)}." if invited else "Rematch created.")
     else:
-        messages.info(request, "The rematch was already created: here it is.")
+        messages.info(request, "The rematch was already offered; here it is, with you seated.")
     return redirect("match_detail", pk=rematch.pk)
 
 

@@ -33,12 +33,24 @@ def test_a_rematch_moves_the_seats_round_keeps_options_and_clock_and_invites_the
     assert invitation.subject.endswith(f"Bob invites you to a rematch: Mancala #{rematch.pk}")
     assert f"a rematch of Mancala #{match.pk}." in invitation.body
 
-    # Alice asks too (her page still offered it): she gets the same rematch, not a second one.
+    # Alice asks too (her page still offered it): she gets the same rematch, not a second
+    # one, and asking for it was saying yes to it.
     assert services.match_rematch(match_id=match.pk, user=alice) == (rematch, False)
     assert Match.objects.filter(rematch_of=match).count() == 1
-    services.match_accept(match_id=rematch.pk, user=alice)
     rematch.refresh_from_db()
     assert rematch.status == Status.ACTIVE
+
+
+def test_a_declined_rematch_can_be_offered_again(alice, bob):
+    match = finished(start_match(alice, bob), bob)
+    declined, _ = services.match_rematch(match_id=match.pk, user=bob)
+    services.match_decline(match_id=declined.pk, user=alice)
+
+    again, created = services.match_rematch(match_id=match.pk, user=bob)
+
+    assert created and again != declined and again.rematch_of == match
+    declined.refresh_from_db()
+    assert declined.status == Status.ABORTED and declined.rematch_of is None
 
 
 def test_a_rematch_against_the_ai_starts_at_once_with_the_same_level(alice, django_capture_on_commit_callbacks):
@@ -51,12 +63,13 @@ def test_a_rematch_against_the_ai_starts_at_once_with_the_same_level(alice, djan
     assert callbacks, "the AI is asked for its first move"
 
 
-@pytest.mark.parametrize("how", ["active", "cancelled"])
-def test_only_an_ended_match_gets_a_rematch(alice, bob, staff, how):
+@pytest.mark.parametrize("how, why", [("active", "only follow a match that was played to the end"),
+                                      ("cancelled", "This match was cancelled, so there is nothing to play again")])
+def test_only_an_ended_match_gets_a_rematch(alice, bob, staff, how, why):
     match = start_match(alice, bob)
     if how == "cancelled":
         services.match_abort(match_id=match.pk, actor=staff, reason="test")
-    with pytest.raises(services.ServiceError, match="only follow a match that has ended"):
+    with pytest.raises(services.ServiceError, match=why):
         services.match_rematch(match_id=match.pk, user=alice)
     assert not Match.objects.filter(rematch_of=match).exists()
 
@@ -88,7 +101,8 @@ def test_the_page_offers_the_rematch_then_links_both_ways(client, match, alice, 
     assert "Rematch</button>" not in old and f"The rematch: Mancala #{rematch.pk}" in old
     response = client.post(reverse("match_rematch", args=[match.pk]), follow=True)
     assert response.redirect_chain[-1][0] == reverse("match_detail", args=[rematch.pk])
-    assert "The rematch was already created: here it is." in response.content.decode()
+    assert "The rematch was already offered; here it is, with you seated." in response.content.decode()
+    assert "Accept</button>" not in response.content.decode()
     # Opened by GET (a reload, a sign-in that comes back), the address leads to the match.
     assert client.get(reverse("match_rematch", args=[match.pk])).url == page
 

@@ -275,6 +275,15 @@ def test_an_open_match_shows_no_board_prompts_before_it_starts(client, alice, bo
     assert "Yellow: choose a free entrance square." in started and "The board appears" not in started
 
 
+def test_a_match_cancelled_before_it_started_shows_no_board(client, alice, bob):
+    match = services.match_create(creator=alice, game_slug="mancala", options={},
+                                  seats=[SeatSpec("creator"), SeatSpec("user", username="bob")])
+    services.match_decline(match_id=match.pk, user=bob)
+    client.force_login(alice)
+    page = client.get(reverse("match_detail", args=[match.pk])).content.decode()
+    assert "This match was cancelled." in page and "row-label" not in page
+
+
 def test_a_join_that_loses_the_race_for_the_last_seat_leads_back_to_the_lobby(client, alice, bob, carol,
                                                                                monkeypatch):
     """The match was open to Carol when she pressed Join; Bob's join got the lock first."""
