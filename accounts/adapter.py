@@ -9,7 +9,7 @@ from django.conf import settings
 from django.contrib.sites.requests import RequestSite
 from django.core.mail import EmailMessage
 
-from accounts.forms import NAME_TAKEN
+from accounts.forms import NAME_TAKEN, name_problem
 from accounts.models import User
 from config.mail import ReadableEmail
 
@@ -18,6 +18,8 @@ class AccountAdapter(DefaultAccountAdapter):
     def clean_username(self, username: str, shallow: bool = False) -> str:
         # Players invite by username or display name: a new username may not be someone's display name.
         username = super().clean_username(username, shallow=shallow)
+        if name_problem(username):
+            raise forms.ValidationError(name_problem(username))
         if not shallow and User.objects.filter(display_name__iexact=username).exists():
             raise forms.ValidationError(NAME_TAKEN.format(name=username))
         return username
