@@ -61,6 +61,8 @@ def test_no_page_scrolls_sideways_on_a_phone(phone, live_server, db, monkeypatch
     monkeypatch.setattr(services, "new_seed", lambda: SEED)
     viewer = make_user("petra", display_name="Petra")
     others = [make_user(name) for name in ("quinn", "rosa", "sami", "tomas", "ulla", "vera", "wim")]
+    others[0].display_name = "Quinn" + "W" * 35  # the longest name allowed, and no space to wrap at
+    others[0].save()
     matches = {slug: start_timed_match(viewer, *others[: seats - 1], clock=ClockSpec(), game=slug)
                for slug, seats in GAMES.items()}
     for slug in ("mecca", "jeexa"):  # and their final scores, for the largest tables
