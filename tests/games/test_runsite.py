@@ -46,6 +46,13 @@ def children_of(pid: int) -> set[int]:
     return found
 
 
+def cmdline(pid: int) -> bytes:
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes()
+    except OSError:  # gone meanwhile
+        return b""
+
+
 def alive(pid: int) -> bool:
     try:
         stat = Path(f"/proc/{pid}/stat").read_text()
@@ -81,6 +88,15 @@ def test_the_site_command_serves_and_a_kill_stops_web_worker_and_beat(tmp_path, 
             assert response.status == 200 and b".meso" in response.read()
         started = children_of(site.pid)
         assert len(started) >= 3, "web, worker and beat"
+        if debug == "1":  # once is enough: a process that stops is started again, the site stays up
+            beat = next(pid for pid in started if b"beat" in cmdline(pid))
+            os.kill(beat, signal.SIGKILL)
+            deadline = time.monotonic() + START_SECONDS
+            while not [pid for pid in children_of(site.pid) if pid != beat and alive(pid) and b"beat" in cmdline(pid)]:
+                assert site.poll() is None, "the site command gave up when beat stopped"
+                assert time.monotonic() < deadline, "beat was not started again"
+                time.sleep(0.5)
+            started = children_of(site.pid)
 
         site.send_signal(signal.SIGTERM)
         site.wait(timeout=STOP_SECONDS)

@@ -1,7 +1,8 @@
 """Run the whole site on one machine: web server, Celery worker and Celery beat.
 
 Collects the static files when debug is off, migrates, creates the demo accounts and
-matches, then starts the three processes and stops them all on Ctrl-C or SIGTERM.
+matches, then starts the three processes, starts again one that stops (up to three times
+a minute), and stops them all on Ctrl-C or SIGTERM.
 """
 
 from __future__ import annotations
@@ -15,6 +16,9 @@ import time
 from django.conf import settings
 from django.core.management import call_command
 from django.core.management.base import BaseCommand
+
+MAX_RESTARTS = 3  # of one process within RESTART_WINDOW seconds, before the site gives up
+RESTART_WINDOW = 60
 
 
 class Command(BaseCommand):
@@ -45,15 +49,24 @@ class Command(BaseCommand):
                      "--schedule", settings.CELERY_BEAT_SCHEDULE_FILENAME],
         }
         processes = {name: subprocess.Popen(command) for name, command in commands.items()}
+        restarts: dict[str, list[float]] = {name: [] for name in commands}
         # A plain `kill` (SIGTERM) stops all three too, as Ctrl-C does: exiting runs the `finally` below.
         signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
         self.stdout.write(self.style.SUCCESS(f"Site running at http://{addrport}/  (Ctrl-C stops everything)"))
         try:
             while True:
                 for name, process in processes.items():
-                    if process.poll() is not None:
-                        self.stderr.write(f"The {name} process stopped (exit code {process.returncode}).")
+                    if process.poll() is None:
+                        continue
+                    # One crash (a worker's bad message, say) must not take the site down;
+                    # a process that keeps crashing does.
+                    now = time.monotonic()
+                    recent = restarts[name] = [at for at in restarts[name] if now - at < RESTART_WINDOW] + [now]
+                    if len(recent) > MAX_RESTARTS:
+                        self.stderr.write(f"The {name} process keeps stopping (exit code {process.returncode}).")
                         return
+                    self.stderr.write(f"The {name} process stopped (exit code {process.returncode}); starting again.")
+                    processes[name] = subprocess.Popen(commands[name])
                 time.sleep(1)
         except KeyboardInterrupt:
             pass
