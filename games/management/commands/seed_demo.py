@@ -48,7 +48,7 @@ class Command(BaseCommand):
                 out.write("\n".join(lines) + "\n")
         if not Match.objects.exists():
             self._demo_matches()
-        self.stdout.write("Demo accounts (also in var/demo-credentials.txt):")
+        self.stdout.write(f"Demo accounts (also in {credentials_file}):")
         self.stdout.write(credentials_file.read_text() if credentials_file.exists() else "  (none)")
 
     def _demo_matches(self) -> None:
