@@ -43,7 +43,7 @@ def present(view: dict, seat: int | None, legal: list[str]) -> dict:
         "step": step,
         "prompt": _prompt(view, acting),
         "notes": _notes(view),
-        "scores": _scores(view),
+        "scores": _scores(view, seat),
         "reason": REASONS.get(view["reason"], ""),
         "purple_in_play": view["purple_in_play"],
     }
@@ -167,7 +167,7 @@ def _notes(view: dict) -> list[str]:
     return notes
 
 
-def _scores(view: dict) -> list[dict]:
+def _scores(view: dict, seat: int | None) -> list[dict]:
     winners = set(view["winners"])
     return [
         {
@@ -175,6 +175,7 @@ def _scores(view: dict) -> list[dict]:
             "player": score["seat"] + 1,
             "tokens": [_token(colour) for colour in score["colours"]],
             "winner": score["seat"] in winners,
+            "mine": score["seat"] == seat,
         }
         for score in view["scores"]
     ]

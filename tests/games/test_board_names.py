@@ -38,3 +38,5 @@ def test_finished_boards_name_the_players(slug, table):
     part = re.search(rf'class="{table}".*?</(table|p)>', html)[0]
     assert all(name in part for name in NAMES.values())
     assert not re.search(r">\s*P\d", part), "no bare P1, P2 …"
+    if slug == "mecca":
+        assert "Alice (you)" in part, "the viewer's own line"
