@@ -60,6 +60,7 @@ NOTHING_TO_RESEND = "It has no text to send again (a digest is written when it g
 NOT_YOUR_TURN = "It is not your turn."
 NOT_YOUR_MATCH = "You are not playing in this match."
 NOT_FINISHED = "A rematch can only follow a match that was played to the end."
+CREATED, ACCEPTED = "created", "accepted"  # what match_rematch did
 NO_REMATCH_OF_CANCELLED = "This match was cancelled, so there is nothing to play again: start a new match instead."
 STALE_MOVE = ("The board changed since you loaded it (a move was played, perhaps from another tab or window), "
               "so yours was not played. Here is the current position.")
@@ -476,11 +477,11 @@ def _clock_fields(clock: ClockSpec, *, players: int) -> dict:
 
 
 @transaction.atomic
-def match_rematch(*, match_id: int, user: User) -> tuple[Match, bool]:
+def match_rematch(*, match_id: int, user: User) -> tuple[Match, str]:
     """The same game, options, clock and players again, each seat moved round by one so
     that someone else starts: the other people are invited, AI seats keep their level.
-    A match has one rematch: whoever asks after it exists gets that one. Returns the
-    rematch and whether this call created it."""
+    A match has one rematch: whoever asks after it exists gets that one, and is seated in
+    it. Returns the rematch and what this call did: CREATED, ACCEPTED or "" (nothing)."""
     match = _lock_match(match_id)  # two players asking at once get the same rematch
     seats = _seats_locked(match)
     if _seat_of(seats, user) is None:
@@ -493,7 +494,8 @@ def match_rematch(*, match_id: int, user: User) -> tuple[Match, bool]:
         invited = existing.seats.filter(user=user, accepted=False).exists()
         if invited and existing.status == Status.OPEN:
             match_accept(match_id=existing.pk, user=user)  # asking for the rematch is saying yes to it
-        return existing, False
+            return existing, ACCEPTED
+        return existing, ""
     if match.status != Status.FINISHED:
         raise ServiceError(NOT_FINISHED if match.status != Status.ABORTED else NO_REMATCH_OF_CANCELLED)
     specs = []
@@ -513,7 +515,7 @@ def match_rematch(*, match_id: int, user: User) -> tuple[Match, bool]:
     )
     rematch = match_create(creator=user, game_slug=match.game, options=match.options, seats=specs, clock=clock,
                            rematch_of=match)
-    return rematch, True
+    return rematch, CREATED
 
 
 def creator_seats(*, seats: list[SeatSpec], position: str) -> list[SeatSpec]:

@@ -140,6 +140,9 @@ def _match_context(request, match: Match, *, error: str = "") -> dict:
     legal = game.legal_moves(state, seat_number) if my_seat and match.status == Status.ACTIVE and not late else []
     names = seat_names(seats)
     view = game.view(state, seat_number)
+    rematch = None
+    if my_seat and match.status == Status.FINISHED:
+        rematch = Match.objects.filter(rematch_of=match).exclude(status=Status.ABORTED).first()
     colours = seat_colours(game.slug, view)
     for seat in seats:
         seat.colours = colours.get(seat.number, "")  # the seat list ties the board's colours to names
@@ -150,8 +153,11 @@ def _match_context(request, match: Match, *, error: str = "") -> dict:
         "my_seat": my_seat,
         "my_time_ran_out": late,
         "my_former_seat": next((seat for seat in seats if seat.former_user_id == request.user.pk), None),
-        # Its players are offered a rematch, or shown the one already made.
-        "rematch": my_seat and match.status == Status.FINISHED and Match.objects.filter(rematch_of=match).first(),
+        # Its players are offered a rematch, or shown the one already offered (a declined one
+        # is no obstacle: a new one may be offered).
+        "rematch": rematch,
+        "rematch_invites_me": bool(rematch) and rematch.status == Status.OPEN
+        and rematch.seats.filter(user=request.user, accepted=False).exists(),
         "view": view,
         "board": board_context(game.slug, view, seat_number, legal),
         "legal": legal,
@@ -258,16 +264,18 @@ def match_rematch(request, pk: int):
     if selectors.match_for_viewer(pk, request.user) is None:
         raise MatchHidden(NOT_FOUND)
     try:
-        rematch, created = services.match_rematch(match_id=pk, user=request.user)
+        rematch, done = services.match_rematch(match_id=pk, user=request.user)
     except services.ServiceError as error:
         return render(request, "games/action_refused.html",
                       {"message": error.message, "match_id": pk, "visible": True}, status=error.status)
-    if created:
+    if done == services.CREATED:
         invited = [seat.user.public_name for seat in rematch.seats.select_related("user") if seat.user_id
                    and not seat.accepted]
         messages.success(request, f"Rematch created. Invited: {', '.join(invited)}." if invited else "Rematch created.")
+    elif done == services.ACCEPTED:
+        messages.success(request, "You accepted the rematch.")
     else:
-        messages.info(request, "The rematch was already offered; here it is, with you seated.")
+        messages.info(request, "The rematch was already offered; here it is.")
     return redirect("match_detail", pk=rematch.pk)
 
 

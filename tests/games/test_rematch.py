@@ -24,7 +24,7 @@ def test_a_rematch_moves_the_seats_round_keeps_options_and_clock_and_invites_the
 
     rematch, created = services.match_rematch(match_id=match.pk, user=bob)
 
-    assert created and rematch.rematch_of == match and rematch.status == Status.OPEN
+    assert created == services.CREATED and rematch.rematch_of == match and rematch.status == Status.OPEN
     seats = list(rematch.seats.order_by("number"))
     assert [(seat.user, seat.accepted) for seat in seats] == [(bob, True), (alice, False)], "Bob starts this time"
     assert rematch.options == {"variant": "ethiopian"} and rematch.created_by == bob
@@ -35,7 +35,8 @@ def test_a_rematch_moves_the_seats_round_keeps_options_and_clock_and_invites_the
 
     # Alice asks too (her page still offered it): she gets the same rematch, not a second
     # one, and asking for it was saying yes to it.
-    assert services.match_rematch(match_id=match.pk, user=alice) == (rematch, False)
+    assert services.match_rematch(match_id=match.pk, user=alice) == (rematch, services.ACCEPTED)
+    assert services.match_rematch(match_id=match.pk, user=alice) == (rematch, ""), "asked again: nothing to do"
     assert Match.objects.filter(rematch_of=match).count() == 1
     rematch.refresh_from_db()
     assert rematch.status == Status.ACTIVE
@@ -48,7 +49,7 @@ def test_a_declined_rematch_can_be_offered_again(alice, bob):
 
     again, created = services.match_rematch(match_id=match.pk, user=bob)
 
-    assert created and again != declined and again.rematch_of == match
+    assert created == services.CREATED and again != declined and again.rematch_of == match
     declined.refresh_from_db()
     assert declined.status == Status.ABORTED and declined.rematch_of is None
 
@@ -98,11 +99,18 @@ def test_the_page_offers_the_rematch_then_links_both_ways(client, match, alice, 
     invitations = client.get(reverse("dashboard")).content.decode()
     assert f"Mancala #{rematch.pk}</a> (Egyptian), a rematch of #{match.pk}" in invitations
     old = client.get(page).content.decode()
-    assert "Rematch</button>" not in old and f"The rematch: Mancala #{rematch.pk}" in old
+    assert f'Bob offers a rematch: <a href="/matches/{rematch.pk}/">Mancala #{rematch.pk}</a>' in old
+    assert "Accept the rematch</button>" in old
     response = client.post(reverse("match_rematch", args=[match.pk]), follow=True)
     assert response.redirect_chain[-1][0] == reverse("match_detail", args=[rematch.pk])
-    assert "The rematch was already offered; here it is, with you seated." in response.content.decode()
+    assert "You accepted the rematch." in response.content.decode()
     assert "Accept</button>" not in response.content.decode()
+    old = client.get(page).content.decode()
+    assert "Rematch</button>" not in old and f"The rematch: Mancala #{rematch.pk}" in old
+
+    # Declined, it no longer stands in the way: the button is back.
+    Match.objects.filter(pk=rematch.pk).update(status=Status.ABORTED)
+    assert "Rematch</button>" in client.get(page).content.decode()
     # Opened by GET (a reload, a sign-in that comes back), the address leads to the match.
     assert client.get(reverse("match_rematch", args=[match.pk])).url == page
 
