@@ -18,7 +18,7 @@ from functools import partial
 
 from django.conf import settings
 from django.db import connection, transaction
-from django.db.models import Case, F, Q, Value, When
+from django.db.models import Case, F, Max, Q, Value, When
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
@@ -381,7 +381,19 @@ def _after_position_change(match: Match, seats: list[Seat], *, mover: int | None
         if seat.is_ai:
             transaction.on_commit(partial(tasks.enqueue_ai_move, match.pk, match.version), robust=True)
         elif seat.user_id and seat.number != mover:
-            _notify(seat.user, match, Notification.Kind.YOUR_TURN, "your_turn", {"last_move": last_move})
+            _notify(seat.user, match, Notification.Kind.YOUR_TURN, "your_turn", _since_your_last_move(match, seat))
+
+
+SINCE_SHOWN = 12  # moves a "your turn" email lists at most, the latest
+
+
+def _since_your_last_move(match: Match, seat: Seat) -> dict:
+    """What happened since the seat's own last move (a Mecca turn is several moves, and
+    other colours or the AI may have played several turns): the latest SINCE_SHOWN moves."""
+    mine = MoveRecord.objects.filter(match=match, seat=seat.number).aggregate(last=Max("ply"))["last"]
+    since = MoveRecord.objects.filter(match=match, ply__gt=-1 if mine is None else mine).order_by("-ply")
+    lines = list(since.values_list("description", flat=True)[: SINCE_SHOWN + 1])
+    return {"since": lines[:SINCE_SHOWN][::-1], "more_before": len(lines) > SINCE_SHOWN}
 
 
 def _start(match: Match, seats: list[Seat], *, actor: User | None) -> None:

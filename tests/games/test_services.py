@@ -6,6 +6,7 @@ import random
 
 import pytest
 from django.core import mail
+from django.utils import timezone
 
 from games import models, services
 from games.engine import get_game
@@ -152,6 +153,23 @@ def test_a_move_that_passes_the_turn_emails_the_next_player_after_commit(match, 
     assert services.notification_send(notification_id=notification.pk) is True
     assert services.notification_send(notification_id=notification.pk) is False, "sent once"
     assert len(mail.outbox) == 1 and mail.outbox[0].to == ["bob@example.com"]
+
+
+def test_the_your_turn_email_lists_every_move_since_the_players_own(match, alice, bob):
+    """Alice's first sowing ends in her mancala, so she moves again: Bob hears of both."""
+    services.move_submit(match_id=match.pk, user=alice, move="3", expected_version=0)
+    services.move_submit(match_id=match.pk, user=alice, move="1", expected_version=1)
+    body = Notification.objects.get(user=bob, kind=Notification.Kind.YOUR_TURN).body
+    assert ("What happened since your last move:\n- Alice sows tile 3: 4 coins and moves again.\n"
+            "- Alice sows tile 1") in body
+    Notification.objects.update(sent_at=timezone.now())  # an unsent notice of the same kind would stand for the next
+    match.refresh_from_db()
+    state = MANCALA.load(match.state)
+    passes = next(move for move in MANCALA.legal_moves(state, 1)
+                  if MANCALA.to_act(MANCALA.apply(state, 1, move)) == (0,))
+    services.move_submit(match_id=match.pk, user=bob, move=passes, expected_version=2)
+    latest = Notification.objects.filter(user=alice, kind=Notification.Kind.YOUR_TURN).latest("pk").body
+    assert f"- Bob sows tile {passes}" in latest and "Alice sows" not in latest, "only what came after her own move"
 
 
 def test_no_email_when_the_player_switched_it_off(match, alice, bob):
