@@ -208,6 +208,18 @@ def seat_names(seats: list[Seat]) -> dict[int, str]:
     return names
 
 
+def seat_names_at(seats: list[Seat], moves: list[MoveRecord], ply: int) -> dict[int, str]:
+    """``seat_names`` as they were after ``ply`` moves: a seat the AI took over later still
+    bears its former player's name there, as the log, written at the time, does."""
+    names = seat_names(seats)
+    for seat in seats:
+        if seat.former_user_id is not None:
+            first_ai = next((move.ply for move in moves if move.seat == seat.number and move.by_ai), None)
+            if first_ai is None or ply <= first_ai:
+                names[seat.number] = seat.former_user.public_name
+    return names
+
+
 PLAYER_NUMBER = re.compile(r"\bPlayer ([1-9])\b")  # how the Mancala and Jeexa engines name seats
 
 

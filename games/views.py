@@ -20,7 +20,7 @@ from games import selectors, services
 from games.boards import board_context, seat_colours
 from games.engine import all_games, get_game
 from games.forms import MatchCreateForm
-from games.models import Match, Status, seat_names
+from games.models import Match, Status, seat_names, seat_names_at
 from games.replay import positions_count, replay_state
 
 MALFORMED = "This request was malformed: reload the page and try again."
@@ -308,7 +308,7 @@ def match_replay(request, pk: int):
         "match": match,
         "game": game,
         "seats": (seats := list(match.seats.all())),
-        "names": seat_names(seats),
+        "names": seat_names_at(seats, moves, ply),
         "my_seat": my_seat,
         "view": view,
         "board": board_context(game.slug, view, seat_number, []),

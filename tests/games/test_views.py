@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.db import connection
 from django.test import Client
@@ -208,6 +210,37 @@ def test_polling_an_unchanged_match_is_one_cheap_query(alice_client, match, djan
         assert alice_client.get(url, {"token": match.poll_token}, **HTMX).status_code == 204
     match_queries = [q["sql"] for q in queries.captured_queries if "games_match" in q["sql"]]
     assert len(match_queries) == 1
+
+
+def test_the_replay_names_a_seat_as_it_was_before_the_ai_took_it(alice_client, alice, bob, staff):
+    match = services.match_create(creator=alice, game_slug="jeexa", options={},
+                                  seats=[SeatSpec("creator"), SeatSpec("user", username="bob")])
+    services.match_accept(match_id=match.pk, user=bob)
+    jeexa = get_game("jeexa")
+    players = {0: alice, 1: bob}
+    while len(set(MoveRecord.objects.filter(match=match).values_list("seat", flat=True))) < 2:
+        match.refresh_from_db()
+        state = jeexa.load(match.state)
+        seat = jeexa.to_act(state)[0]
+        services.move_submit(match_id=match.pk, user=players[seat], move=jeexa.legal_moves(state, seat)[0],
+                             expected_version=match.version)
+    services.seat_replace_by_ai(match_id=match.pk, seat_number=1, level=1, actor=staff, reason="Bob left")
+    match.refresh_from_db()
+    while not MoveRecord.objects.filter(match=match, by_ai=True).exists():
+        state = jeexa.load(match.state)
+        seat = jeexa.to_act(state)[0]
+        move = jeexa.ai_move(state, seat, 1, match.seed)
+        services.move_submit(match_id=match.pk, user=None if seat else alice, ai_seat=seat or None, move=move,
+                             expected_version=match.version)
+        match.refresh_from_db()
+    url = reverse("match_replay", args=[match.pk])
+
+    def board_at(**query) -> str:
+        page = alice_client.get(url, query).content.decode()
+        return re.search(r'<section class="board">(.*)</section>', page, re.S)[1]
+
+    assert "Bob" in board_at(ply=1) and "AI (Easy)" not in board_at(ply=1), "Bob still played that seat"
+    assert "AI (Easy)" in board_at() and "Bob" not in board_at()
 
 
 def test_replay_steps_through_every_position(alice_client, match, alice, bob):
