@@ -212,24 +212,25 @@ def test_polling_an_unchanged_match_is_one_cheap_query(alice_client, match, djan
     assert len(match_queries) == 1
 
 
-def test_the_replay_names_a_seat_as_it_was_before_the_ai_took_it(alice_client, alice, bob, staff):
-    match = services.match_create(creator=alice, game_slug="jeexa", options={},
+@pytest.mark.parametrize("slug", ["jeexa", "mancala"])  # Jeexa's tables, Mancala's row labels
+def test_the_replay_names_a_seat_as_it_was_before_the_ai_took_it(alice_client, alice, bob, staff, slug):
+    match = services.match_create(creator=alice, game_slug=slug, options={},
                                   seats=[SeatSpec("creator"), SeatSpec("user", username="bob")])
     services.match_accept(match_id=match.pk, user=bob)
-    jeexa = get_game("jeexa")
+    game = get_game(slug)
     players = {0: alice, 1: bob}
     while len(set(MoveRecord.objects.filter(match=match).values_list("seat", flat=True))) < 2:
         match.refresh_from_db()
-        state = jeexa.load(match.state)
-        seat = jeexa.to_act(state)[0]
-        services.move_submit(match_id=match.pk, user=players[seat], move=jeexa.legal_moves(state, seat)[0],
+        state = game.load(match.state)
+        seat = game.to_act(state)[0]
+        services.move_submit(match_id=match.pk, user=players[seat], move=game.legal_moves(state, seat)[0],
                              expected_version=match.version)
     services.seat_replace_by_ai(match_id=match.pk, seat_number=1, level=1, actor=staff, reason="Bob left")
     match.refresh_from_db()
     while not MoveRecord.objects.filter(match=match, by_ai=True).exists():
-        state = jeexa.load(match.state)
-        seat = jeexa.to_act(state)[0]
-        move = jeexa.ai_move(state, seat, 1, match.seed)
+        state = game.load(match.state)
+        seat = game.to_act(state)[0]
+        move = game.ai_move(state, seat, 1, match.seed)
         services.move_submit(match_id=match.pk, user=None if seat else alice, ai_seat=seat or None, move=move,
                              expected_version=match.version)
         match.refresh_from_db()
