@@ -221,12 +221,28 @@ def seat_names_at(seats: list[Seat], moves: list[MoveRecord], ply: int) -> dict[
 
 
 PLAYER_NUMBER = re.compile(r"\bPlayer ([1-9])\b")  # how the Mancala and Jeexa engines name seats
+CAPITALISED = re.compile(r"\b([A-Z][a-z]+)\b('s)?")  # Mecca and Mesopotamia name a player by colour ("Green")
+SEAT_NUMBER = re.compile(r" \(player \d\)$")  # seat_names' way of telling same-named seats apart
 
 
-def with_player_names(text: str, names: dict[int, str]) -> str:
+def with_player_names(text: str, names: dict[int, str], colours: dict[int, str] | None = None) -> str:
     """An engine's sentence with each "Player N" replaced by that seat's name ("Bob sows
-    tile 4"), as the seat list names players."""
-    return PLAYER_NUMBER.sub(lambda found: names.get(int(found[1]) - 1, found[0]), text)
+    tile 4"), as the seat list names players. Where the engine names players by colour,
+    ``colours`` gives each seat's colour words as the seat list shows them ("Yellow and
+    Green"): "Green places …" becomes "Bob (green) places …" (the colour then tells three
+    "AI (Easy)" seats apart), and "Blue's b2" becomes "Bob's b2". A pilgrim's or piece's
+    colour is written in small letters and stays."""
+    text = PLAYER_NUMBER.sub(lambda found: names.get(int(found[1]) - 1, found[0]), text)
+    owners = {word: seat for seat, words in (colours or {}).items() for word in words.split(" and ") if word}
+
+    def named(found: re.Match) -> str:
+        seat = owners.get(found[1])
+        if seat is None or seat not in names:
+            return found[0]
+        name = SEAT_NUMBER.sub("", names[seat])
+        return f"{name}'s" if found[2] else f"{name} ({found[1].lower()})"
+
+    return CAPITALISED.sub(named, text) if owners else text
 
 
 class MoveRecord(models.Model):

@@ -27,6 +27,7 @@ from accounts.models import VACATION_DAYS_PER_YEAR, TurnNotice, User
 from accounts.unsubscribe import REMINDERS, TURN_EMAILS, unsubscribe_url
 from config.mail import ReadableEmail
 from games import selectors, tasks, webhooks
+from games.boards import seat_colours
 from games.engine import IllegalMove, get_game
 from games.engine.rng import new_seed
 from games.models import (
@@ -652,7 +653,8 @@ def move_submit(
         seat=seat.number,
         notation=game.normalize(move),
         # Names at the time of the move: the log keeps saying who made it after a seat changes hands.
-        description=with_player_names(game.describe(state, seat.number, move), seat_names(seats)),
+        description=with_player_names(game.describe(state, seat.number, move), seat_names(seats),
+                                      seat_colours(game.slug, game.view(state, None))),
         by_ai=seat.is_ai,
     )
     match.state = game.dump(new_state)

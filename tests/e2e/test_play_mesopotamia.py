@@ -67,12 +67,12 @@ def test_a_player_moves_carries_and_builds_a_hut(page, live_server, celery_worke
     page.evaluate("window.__marker = 1")
 
     # Turn 1: move a tribe and carry a wood.
-    click_move(page, "move b1 se", "Blue moves b1 SE to 0,0")
-    click_move(page, "move b1 ne", "Blue moves b1 NE to 1,-1")
-    click_move(page, "carry b1 wood", "Blue's b1 picks up a wood")
+    click_move(page, "move b1 se", "Ishtar (blue) moves b1 SE to 0,0")
+    click_move(page, "move b1 ne", "Ishtar (blue) moves b1 NE to 1,-1")
+    click_move(page, "carry b1 wood", "Ishtar's b1 picks up a wood")
     expect(hex_group(page, "1,-1").locator("text.meso-load-text")).to_have_text("W")
-    click_move(page, "end", "Blue ends the movement")
-    click_move(page, "end", "Blue ends the turn")
+    click_move(page, "end", "Ishtar (blue) ends the movement")
+    click_move(page, "end", "Ishtar (blue) ends the turn")
 
     # The AI's turn comes through the worker; the page learns of it by polling.
     expect(page.locator("#log li", has_text="(AI)").first).to_be_visible(timeout=AI_REPLY_TIMEOUT_MS)
@@ -80,16 +80,17 @@ def test_a_player_moves_carries_and_builds_a_hut(page, live_server, celery_worke
     expect(page.get_by_test_id("mp")).to_have_text("5")
 
     # Turn 2: discover plains with the wood, bring a second tribe, build a hut.
-    press_hex(page, NEW_PLAINS, f"Blue sends b1 N to discover {NEW_PLAINS}")  # the dashed hex on the map
+    press_hex(page, NEW_PLAINS, f"Ishtar (blue) sends b1 N to discover {NEW_PLAINS}")  # the dashed hex on the map
     expect(page.locator("#log li").first).to_contain_text("finds a plains")
-    click_move(page, "move b2 se", "Blue moves b2 SE to 0,0")
-    click_move(page, "move b2 ne", "Blue moves b2 NE to 1,-1")
-    click_move(page, "move b2 n", f"Blue moves b2 N to {NEW_PLAINS}")
-    click_move(page, "end", "Blue ends the movement")
+    click_move(page, "move b2 se", "Ishtar (blue) moves b2 SE to 0,0")
+    click_move(page, "move b2 ne", "Ishtar (blue) moves b2 NE to 1,-1")
+    click_move(page, "move b2 n", f"Ishtar (blue) moves b2 N to {NEW_PLAINS}")
+    click_move(page, "end", "Ishtar (blue) ends the movement")
     new_plains = hex_group(page, NEW_PLAINS)
     expect(new_plains.locator("text.meso-kind")).to_have_text("Plains")
     expect(new_plains.locator("text.meso-letter")).to_have_count(0)
-    click_move(page, f"hut {NEW_PLAINS} 6", f"Blue builds a hut on {NEW_PLAINS} with a hidden offering underneath")
+    click_move(page, f"hut {NEW_PLAINS} 6",
+               f"Ishtar (blue) builds a hut on {NEW_PLAINS} with a hidden offering underneath")
 
     # The board shows the new blue hut with its marker (the owner sees the value).
     expect(new_plains.locator("text.meso-letter")).to_have_text("B")

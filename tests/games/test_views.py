@@ -382,7 +382,7 @@ def test_a_match_among_invited_players_is_theirs_alone_until_it_has_a_free_seat(
     ("mesopotamia", 3, ["Alice Player 1 · Blue (you)", "Bob Player 2 · Yellow", "Carol Player 3 · Green"]),
 ])
 def test_the_seat_list_says_whose_colour_is_whose(client, alice, bob, carol, game, players, seat_lines):
-    """Boards and logs of colour games speak of colours ("Blue wins"); the seat list ties
+    """Boards of colour games speak of colours ("Blue: choose a free entrance"); the seat list ties
     them to names."""
     match = start_timed_match(alice, *[bob, carol][: players - 1], game=game)
     client.force_login(alice)
@@ -391,6 +391,31 @@ def test_the_seat_list_says_whose_colour_is_whose(client, alice, bob, carol, gam
 
     for line in seat_lines:
         assert line in page
+
+
+@pytest.mark.parametrize("game, players, first_lines", [
+    # Two colours each: the colour says which of a player's pilgrims moved.
+    ("mecca", 2, ["Alice (yellow) enters at", "Bob (red) enters at", "Alice (green) enters at"]),
+    ("mesopotamia", 2, ["Alice (blue) "]),
+])
+def test_the_log_of_a_colour_game_names_the_player_and_the_colour(client, alice, bob, game, players, first_lines):
+    match = start_timed_match(alice, bob, game=game)
+    engine, users = get_game(game), {0: alice, 1: bob}
+    for _ in first_lines:
+        match.refresh_from_db()
+        state = engine.load(match.state)
+        seat = engine.to_act(state)[0]
+        services.move_submit(match_id=match.pk, user=users[seat], move=engine.legal_moves(state, seat)[0],
+                             expected_version=match.version)
+    client.force_login(alice)
+
+    log = [" ".join(strip_tags(line).split()) for line in re.findall(
+        r"<li[^>]*>(.*?)</li>", client.get(reverse("match_detail", args=[match.pk])).content.decode().split(
+            'id="log"')[1], re.S)]
+
+    for line in first_lines:
+        assert any(entry.startswith(line) or f". {line}" in entry for entry in log), (line, log)
+    assert not any(re.search(r"\b(Yellow|Red|Green|Blue)\b", entry) for entry in log), log
 
 
 def test_the_jeexa_board_names_players_as_the_seat_list_does(client, alice, bob):
