@@ -61,6 +61,7 @@ def profile(request):
     if request.method == "POST":
         if form.is_valid():
             form.save()
+            services.notification_settings_changed(user_id=request.user.pk)
             messages.success(request, PROFILE_SAVED)
             return redirect("profile")
         request.user.refresh_from_db()  # is_valid() wrote the refused values onto it; the page shows what is stored
@@ -102,6 +103,7 @@ def unsubscribe_view(request, token: str):
         User.objects.filter(pk=user_id).update(reminders="")
     else:
         User.objects.filter(pk=user_id).update(turn_notice=TurnNotice.NONE)
+    services.notification_settings_changed(user_id=user_id)
     if request.POST.get("List-Unsubscribe") == "One-Click":
         return HttpResponse("Unsubscribed.", content_type="text/plain")
     return render(request, "accounts/unsubscribe.html",

@@ -265,6 +265,21 @@ def next_digest_at(user: User, now: datetime) -> datetime:
     return at if at > local else at + timedelta(days=1)
 
 
+def notification_settings_changed(*, user_id: int) -> None:
+    """After a player changed their email settings: the pending digest goes out at the
+    new hour in the new time zone, or is not needed; a player who chose the digest while
+    matches wait for them gets one. (Messages already written are checked against the
+    settings when they are sent.)"""
+    user = User.objects.get(pk=user_id)
+    now = timezone.now()
+    Notification.objects.filter(
+        Q(claimed_until__isnull=True) | Q(claimed_until__lt=now),
+        user=user, kind=Notification.Kind.DIGEST, sent_at__isnull=True,
+    ).delete()
+    if user.turn_notice == TurnNotice.DIGEST and selectors.matches_to_act(user):
+        _digest_schedule(user, now)
+
+
 def _digest_schedule(user: User, now: datetime) -> None:
     """At most one pending digest per player (a partial unique index); its content is
     written when it is sent, from the matches then waiting for the player."""
@@ -835,6 +850,8 @@ def notification_send(*, notification_id: int) -> bool:
         )
         raise
     _close(notification, Notification.Outcome.SENT, "")
+    if notification.kind == Notification.Kind.DIGEST:
+        _digest_schedule(notification.user, timezone.now())  # tomorrow's: what waited today may wait still
     return True
 
 
@@ -845,7 +862,13 @@ def _close(notification: Notification, outcome: str, error: str) -> None:
 
 
 def _skip_reason(notification: Notification, now: datetime) -> str:
-    """Why a "your turn" or a reminder is not needed any more, or ""."""
+    """Why a message is not wanted or not needed any more, or "": the player may have
+    changed their email settings since it was written, and a "your turn" or a reminder
+    may be out of date."""
+    kind = notification.kind
+    if (notification.channel == Notification.Channel.EMAIL and kind != Notification.Kind.DIGEST
+            and not _email_wanted(notification.user, kind)):
+        return "The player turned these emails off."
     if notification.match_id is None or notification.kind not in (
             Notification.Kind.YOUR_TURN, Notification.Kind.REMINDER):
         return ""

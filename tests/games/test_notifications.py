@@ -113,6 +113,71 @@ def test_reminders_go_out_at_half_and_80_percent_of_the_time_and_stop_when_the_p
     assert Notification.objects.filter(user=bob, kind=Notification.Kind.REMINDER, sent_at__isnull=True).count() == 2
 
 
+@pytest.mark.parametrize("how", ["profile", "unsubscribe link"])
+def test_reminders_written_before_the_player_turned_them_off_are_not_sent(clock, alice, bob, client, how):
+    match = start_timed_match(alice, bob)
+    settle(clock)
+    assert Notification.objects.filter(user=alice, kind=Notification.Kind.REMINDER).count() == 2
+    if how == "profile":
+        client.force_login(alice)
+        client.post(reverse("profile"), {"display_name": "", "time_zone": "UTC", "turn_notice": "instant",
+                                         "digest_hour": "8", "reminders": "", "webhook_url": ""})
+    else:
+        services.move_submit(match_id=match.pk, user=alice, move="1", expected_version=0)
+        services.move_submit(match_id=match.pk, user=bob, move="1", expected_version=1)  # a reminder mail to follow
+        settle(clock)
+        clock.advance(days=1, seconds=1)
+        tasks.sweep_notifications()
+        client.post(unsubscribe_path(next(m for m in mail.outbox if "Time is running out" in m.subject)))
+        mail.outbox.clear()
+
+    clock.advance(days=2)
+    tasks.sweep_notifications()
+
+    assert not [m.subject for m in mail.outbox if m.to == ["alice@example.com"]]
+    alice.refresh_from_db()
+    assert alice.reminders == ""
+
+
+def test_a_changed_digest_hour_or_time_zone_moves_the_waiting_digest(clock, alice, bob, client):
+    bob.turn_notice, bob.digest_hour, bob.time_zone = "digest", 8, "UTC"
+    bob.save()
+    match = start_timed_match(alice, bob)
+    services.move_submit(match_id=match.pk, user=alice, move="1", expected_version=0)
+    client.force_login(bob)
+
+    client.post(reverse("profile"), {"display_name": "", "time_zone": "Europe/Berlin", "turn_notice": "digest",
+                                     "digest_hour": "20", "reminders": "", "webhook_url": ""})
+
+    bob.refresh_from_db()
+    [digest] = Notification.objects.filter(user=bob, kind=Notification.Kind.DIGEST, sent_at__isnull=True)
+    assert digest.due_at == services.next_digest_at(bob, clock.now)
+    assert digest.due_at.astimezone(__import__("zoneinfo").ZoneInfo("Europe/Berlin")).hour == 20
+
+
+def test_a_player_who_chooses_the_digest_while_matches_wait_gets_one_and_again_the_next_day(clock, alice, bob,
+                                                                                          client):
+    match = start_timed_match(alice, bob, clock=services.ClockSpec())  # no clock: it may wait for days
+    services.move_submit(match_id=match.pk, user=alice, move="1", expected_version=0)
+    settle(clock)
+    client.force_login(bob)
+
+    client.post(reverse("profile"), {"display_name": "", "time_zone": "UTC", "turn_notice": "digest",
+                                     "digest_hour": "8", "reminders": "", "webhook_url": ""})
+
+    for day in range(2):
+        digest = Notification.objects.get(user=bob, kind=Notification.Kind.DIGEST, sent_at__isnull=True)
+        clock.now = digest.due_at + timedelta(seconds=1)
+        tasks.sweep_notifications()
+        assert [m.subject for m in mail.outbox if m.to == ["bob@example.com"]][day:] == [
+            "Your turn in 1 match"], day
+    services.move_submit(match_id=match.pk, user=bob, move="1", expected_version=1)
+    digest = Notification.objects.get(user=bob, kind=Notification.Kind.DIGEST, sent_at__isnull=True)
+    clock.now = digest.due_at + timedelta(seconds=1)
+    tasks.sweep_notifications()
+    assert len([m for m in mail.outbox if m.to == ["bob@example.com"]]) == 2, "nothing waits: no third digest"
+
+
 def test_a_digest_player_gets_one_email_at_their_hour_listing_the_matches(clock, alice, bob, carol):
     bob.turn_notice, bob.digest_hour, bob.time_zone = "digest", 8, "Europe/Paris"
     bob.save()
