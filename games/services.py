@@ -62,6 +62,8 @@ NOT_YOUR_TURN = "It is not your turn."
 NOT_YOUR_MATCH = "You are not playing in this match."
 NOT_FINISHED = "A rematch can only follow a match that was played to the end."
 CREATED, ACCEPTED = "created", "accepted"  # what match_rematch did
+REMATCH_WITHDRAWN = ("The rematch you were offered was cancelled before you accepted it, so you have joined nothing. "
+                     "You may offer a new rematch.")
 NO_REMATCH_OF_CANCELLED = "This match was cancelled, so there is nothing to play again: start a new match instead."
 STALE_MOVE = ("The board changed since you loaded it (a move was played, perhaps from another tab or window), "
               "so yours was not played. Here is the current position.")
@@ -505,15 +507,19 @@ def _clock_fields(clock: ClockSpec, *, players: int) -> dict:
 
 
 @transaction.atomic
-def match_rematch(*, match_id: int, user: User) -> tuple[Match, str]:
+def match_rematch(*, match_id: int, user: User, accepting: int | None = None) -> tuple[Match, str]:
     """The same game, options, clock and players again, each seat moved round by one so
     that someone else starts: the other people are invited, AI seats keep their level.
     A match has one rematch: whoever asks after it exists gets that one, and is seated in
-    it. Returns the rematch and what this call did: CREATED, ACCEPTED or "" (nothing)."""
+    it. ``accepting`` is the rematch a player's page offered them: if it was cancelled
+    since, the player is told so rather than made the host of a new one. Returns the
+    rematch and what this call did: CREATED, ACCEPTED or "" (nothing)."""
     match = _lock_match(match_id)  # two players asking at once get the same rematch
     seats = _seats_locked(match)
     if _seat_of(seats, user) is None:
         raise NotAllowed(NOT_YOUR_MATCH)
+    if accepting is not None and Match.objects.filter(pk=accepting, status=Status.ABORTED).exists():
+        raise ServiceError(REMATCH_WITHDRAWN)
     existing = Match.objects.filter(rematch_of=match).first()
     if existing is not None and existing.status == Status.ABORTED:
         # Declined or withdrawn: it stays as it is, and a new rematch may be offered.

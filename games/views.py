@@ -264,7 +264,9 @@ def match_rematch(request, pk: int):
     if selectors.match_for_viewer(pk, request.user) is None:
         raise MatchHidden(NOT_FOUND)
     try:
-        rematch, done = services.match_rematch(match_id=pk, user=request.user)
+        accepting = request.POST.get("accepting", "")
+        rematch, done = services.match_rematch(match_id=pk, user=request.user,
+                                               accepting=int(accepting) if accepting.isdigit() else None)
     except services.ServiceError as error:
         return render(request, "games/action_refused.html",
                       {"message": error.message, "match_id": pk, "visible": True}, status=error.status)

@@ -115,6 +115,22 @@ def test_the_page_offers_the_rematch_then_links_both_ways(client, match, alice, 
     assert client.get(reverse("match_rematch", args=[match.pk])).url == page
 
 
+def test_accepting_a_rematch_withdrawn_meanwhile_says_so_and_creates_nothing(client, match, alice, bob):
+    finished(match, bob)
+    offered, _ = services.match_rematch(match_id=match.pk, user=bob)
+    client.force_login(alice)
+    page = client.get(reverse("match_detail", args=[match.pk])).content.decode()
+    assert f'name="accepting" value="{offered.pk}"' in page
+    services.match_cancel(match_id=offered.pk, user=bob)  # Bob withdraws while Alice's page still offers it
+
+    response = client.post(reverse("match_rematch", args=[match.pk]), {"accepting": str(offered.pk)})
+
+    assert response.status_code == 400
+    assert "was cancelled before you accepted it" in response.content.decode()
+    assert Match.objects.count() == 2, "no new rematch"
+    assert "Rematch</button>" in client.get(reverse("match_detail", args=[match.pk])).content.decode()
+
+
 def test_an_outsider_is_not_offered_a_rematch_and_cannot_make_one(client, match, bob, carol):
     finished(match, bob)
     client.force_login(carol)
