@@ -963,7 +963,7 @@ def match_timeout(*, match_id: int, expected_version: int, now: datetime | None 
         _set_status(match, Status.FINISHED, reason=f"{loser.occupant_name} ran out of time.", in_log=True)
         _stop_all_clocks(match)
         match.save(update_fields=["status", "result", "finished_at"])
-        what = f"{loser.occupant_name} ran out of time and lost."
+        what = f"{loser.occupant_name} ran out of time and lost, so you won."  # two players: the reader won
         yours = "You ran out of time and lost."
     else:
         level = max(match.game_obj.ai_levels)

@@ -66,6 +66,7 @@ def test_a_move_after_the_deadline_is_refused(clock, alice, bob, client):
     client.force_login(alice)  # before the sweep applies the timeout, the page offers no move
     page = client.get(reverse("match_detail", args=[match.pk])).content.decode()
     assert "Your time for this move ran out." in page and "Your turn." not in page
+    assert "the timeout is applied: you lose the match." in page, "two players: the late one loses"
     assert 'name="move"' not in page
 
 
@@ -86,7 +87,7 @@ def test_the_late_player_of_two_loses_once_and_both_are_told(clock, alice, bob):
     told = Notification.objects.filter(match=match, kind=Notification.Kind.TIMEOUT)
     assert sorted(told.values_list("user__username", flat=True)) == ["alice", "bob"]
     assert "You ran out of time and lost." in told.get(user=alice).body
-    assert "Alice ran out of time and lost." in told.get(user=bob).body
+    assert "Alice ran out of time and lost, so you won." in told.get(user=bob).body
     assert not Seat.objects.filter(match=match, deadline__isnull=False).exists()
 
 
