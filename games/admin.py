@@ -225,7 +225,15 @@ class NotificationAdmin(admin.ModelAdmin):
                        "claimed_until", "sent_at", "outcome", "attempts", "last_error")
     actions = ["resend"]
 
+    # The outbox is a record of what was sent: staff read it and resend, never edit or
+    # delete a row (a "resent from" set by hand would skip the checks before sending).
     def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
         return False
 
     @admin.action(description="Send the selected notifications again")

@@ -223,6 +223,20 @@ def test_the_resend_action_queues_a_new_outbox_row(staff_client, bob, matches, d
     assert len(callbacks) == 1, "the copy is handed to the worker after the commit"
 
 
+def test_staff_read_the_outbox_but_cannot_edit_or_delete_a_notification(staff_client, bob, matches):
+    original = Notification.objects.get(user=bob, kind=Notification.Kind.INVITATION, match=matches["alice_bob"])
+    other = Notification.objects.exclude(pk=original.pk).first()
+    page = staff_client.get(reverse("admin:games_notification_change", args=[original.pk])).content.decode()
+    assert original.subject in page and 'name="resent_from"' not in page and 'name="_save"' not in page
+
+    staff_client.post(reverse("admin:games_notification_change", args=[original.pk]), {"resent_from": other.pk})
+    staff_client.post(reverse("admin:games_notification_changelist"),
+                      {"action": "delete_selected", "_selected_action": [original.pk], "post": "yes"})
+
+    original.refresh_from_db()
+    assert original.resent_from is None, "a hand-set copy would skip the checks before sending"
+
+
 def test_a_resent_digest_goes_out_as_written_even_with_another_digest_waiting(staff_client, bob, matches):
     sent = Notification.objects.create(user=bob, kind=Notification.Kind.DIGEST, subject="2 matches wait for you",
                                        body="Mancala #1 ...", sent_at=timezone.now(), outcome="sent")
