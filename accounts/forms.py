@@ -11,7 +11,17 @@ from accounts.models import VACATION_DAYS_PER_YEAR, User
 NAME_TAKEN = "Another player is already called “{name}”; choose another name."
 NAME_INVISIBLE = "A name may not contain invisible or control characters."
 NAME_RESERVED = "Names that start with “AI”, “Player” or “Open seat” are how the site labels seats; choose another."
-SITE_LABELS = re.compile(r"(ai|players?|open seat)\b")  # "AI (Strong)", "Player 2", "Open seat"
+NAME_LOOKALIKE = ("A name may not mix alphabets or use letter variants (a Cyrillic “е” among Latin letters, "
+                  "“Ａｌｉｃｅ” in wide letters): such a name can pass for someone else's.")
+# "AI (Strong)", "Player 2", "player2", "AI_bot", "Open seat"; not "Aiden" or "Playful"
+SITE_LABELS = re.compile(r"(ai|players?|open ?seat)(?![^\W\d_])")
+# Scripts that are written together in one name (Japanese mixes kanji and kana, Korean may add hanja).
+EAST_ASIAN = {"CJK", "HIRAGANA", "KATAKANA", "HANGUL", "IDEOGRAPHIC"}
+
+
+def _script(char: str) -> str:
+    script = unicodedata.name(char, "UNKNOWN").split()[0]
+    return "CJK" if script in EAST_ASIAN else script
 
 
 def name_problem(name: str) -> str:
@@ -20,6 +30,10 @@ def name_problem(name: str) -> str:
         return NAME_INVISIBLE  # a zero-width space makes a second "Bob"
     if SITE_LABELS.match(" ".join(name.casefold().split())):
         return NAME_RESERVED
+    if unicodedata.normalize("NFKC", name) != unicodedata.normalize("NFC", name):
+        return NAME_LOOKALIKE  # wide, circled or ligature letters that read as plain ones
+    if len({_script(char) for char in name if char.isalpha()}) > 1:
+        return NAME_LOOKALIKE
     return ""
 
 

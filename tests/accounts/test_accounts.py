@@ -248,6 +248,9 @@ def test_profile_refuses_a_display_name_another_player_has(client, alice, bob, n
     ("AI (Strong)", "how the site labels seats"), ("ai", "how the site labels seats"),
     ("Player 2", "how the site labels seats"), ("players 1 and 2", "how the site labels seats"),
     ("Open   Seat", "how the site labels seats"), ("Bob\u200b", "invisible or control characters"),
+    ("player2", "how the site labels seats"), ("AI_bot", "how the site labels seats"),
+    ("Bo\u0431", "may not mix alphabets"), ("Ali\u0441e", "may not mix alphabets"),  # Cyrillic б, с
+    ("\uff22\uff4f\uff42", "letter variants"),  # Ｂｏｂ in wide letters
 ])
 def test_profile_refuses_a_display_name_that_passes_for_a_seat_label_or_hides_characters(client, alice, name, why):
     client.force_login(alice)
@@ -257,16 +260,18 @@ def test_profile_refuses_a_display_name_that_passes_for_a_seat_label_or_hides_ch
     assert alice.display_name == "Alice"
 
 
-@pytest.mark.parametrize("name", ["Aiden", "Playful", "Opener", "Kai"])
+@pytest.mark.parametrize("name", ["Aiden", "Playful", "Opener", "Kai", "José", "Ελένη", "Владимир", "山田たろう"])
 def test_names_that_only_begin_like_a_label_are_fine(client, alice, name):
     client.force_login(alice)
     assert client.post(reverse("profile"), profile_data(display_name=name, webhook_url="")).status_code == 302
 
 
-def test_sign_up_refuses_a_username_that_is_a_seat_label(client, db):
-    response = sign_up(client, username="player")
-    assert response.status_code == 200 and not User.objects.filter(username="player").exists()
-    assert "how the site labels seats" in response.content.decode()
+@pytest.mark.parametrize("username, why", [("player", "how the site labels seats"),
+                                            ("Alic\u0435", "may not mix alphabets")])  # a Cyrillic е
+def test_sign_up_refuses_a_username_that_is_a_seat_label_or_a_lookalike(client, alice, username, why):
+    response = sign_up(client, username=username)
+    assert response.status_code == 200 and not User.objects.filter(username=username).exists()
+    assert why in response.content.decode()
 
 
 def test_a_player_may_take_their_own_username_as_display_name(client, alice, bob):
