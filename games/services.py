@@ -49,6 +49,11 @@ from games.models import (
 log = logging.getLogger(__name__)
 
 NOT_IN_PLAY = "This match is not in play any more."
+NOT_STARTED = "This match has not started yet: it is waiting for players."
+ALREADY_ENDED = {  # why staff cannot abort a match
+    Status.ABORTED: "This match is already cancelled.",
+    Status.FINISHED: "This match is already over; there is nothing to abort.",
+}
 NOT_OPEN = "This match is no longer waiting for players."
 SEAT_TAKEN = "Another player took the last seat just before you."
 ALREADY_ACCEPTED = "You have already accepted this invitation."
@@ -68,6 +73,8 @@ NO_REMATCH_OF_CANCELLED = "This match was cancelled, so there is nothing to play
 STALE_MOVE = ("The board changed since you loaded it (a move was played, perhaps from another tab or window), "
               "so yours was not played. Here is the current position.")
 ALREADY_SEATED = "You already have a seat in this match."
+ACCEPT_INSTEAD = "You are invited to this match: accept the invitation to take your seat."
+YOUR_OWN_MATCH = "You created this match, so there is no invitation for you to answer."
 NO_OPEN_SEAT = "There is no open seat left in this match."
 NO_INVITATION = "You have no invitation to this match."
 UNKNOWN_PLAYER = "There is no player called “{name}”."
@@ -577,8 +584,8 @@ def match_join(*, match_id: int, user: User) -> Match:
     seats = _seats_locked(match)
     if match.status != Status.OPEN:
         raise _no_longer_open(match, seats, user)
-    if _seat_of(seats, user):
-        raise ServiceError(ALREADY_SEATED)
+    if mine := _seat_of(seats, user):
+        raise ServiceError(ALREADY_SEATED if mine.accepted else ACCEPT_INSTEAD)
     seat = next((seat for seat in seats if seat.is_open), None)
     if seat is None:
         raise ServiceError(NO_OPEN_SEAT)
@@ -599,7 +606,7 @@ def match_accept(*, match_id: int, user: User) -> Match:
     if seat is None:
         raise NotAllowed(NO_INVITATION)
     if seat.accepted:
-        raise ServiceError(ALREADY_ACCEPTED)
+        raise ServiceError(YOUR_OWN_MATCH if match.created_by_id == user.pk else ALREADY_ACCEPTED)
     seat.accepted = True
     seat.save(update_fields=["accepted"])
     _record_event(match, reason=f"{user.public_name} accepted the invitation.", actor=user)
@@ -617,7 +624,7 @@ def match_decline(*, match_id: int, user: User) -> Match:
     if seat is None:
         raise NotAllowed(NO_INVITATION)
     if seat.accepted:
-        raise ServiceError(ALREADY_ACCEPTED)
+        raise ServiceError(YOUR_OWN_MATCH if match.created_by_id == user.pk else ALREADY_ACCEPTED)
     why = f"{user.public_name} declined the invitation, so the match is cancelled."
     _set_status(match, Status.ABORTED, reason=why, actor=user, in_log=True)
     match.save(update_fields=["status"])
@@ -646,7 +653,7 @@ def move_submit(
     """Apply one move by ``user`` (or by the AI on ``ai_seat``) to the version they saw."""
     match = _lock_match(match_id)
     if match.status != Status.ACTIVE:
-        raise MoveRejected(NOT_IN_PLAY)
+        raise MoveRejected(NOT_STARTED if match.status == Status.OPEN else NOT_IN_PLAY)
     seats = _seats_locked(match)
     if user is not None:
         seat = _seat_of(seats, user)
@@ -733,6 +740,8 @@ def match_cancel(*, match_id: int, user: User) -> Match:
 @transaction.atomic
 def match_abort(*, match_id: int, actor: User | None, reason: str) -> Match:
     match = _lock_match(match_id)
+    if match.status in ALREADY_ENDED:
+        raise ServiceError(ALREADY_ENDED[match.status])
     why = f"Staff aborted the match: {reason}" if reason else "Staff aborted the match."
     _set_status(match, Status.ABORTED, reason=why, actor=actor, in_log=True)
     _stop_all_clocks(match)

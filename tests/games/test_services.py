@@ -78,6 +78,20 @@ def test_a_second_answer_to_an_invitation_says_what_the_first_did(alice, bob, ca
     with pytest.raises(services.ServiceError, match=r"^This match has already started\.$"):
         services.match_cancel(match_id=match.pk, user=alice)
 
+
+def test_answers_pressed_by_the_wrong_person_say_what_to_do_instead(alice, bob, carol):
+    seats = [SeatSpec("creator"), SeatSpec("user", username="bob"), SeatSpec("open")]
+    match = services.match_create(creator=alice, game_slug="jeexa", options={}, seats=seats)
+    for answer in (services.match_accept, services.match_decline):
+        with pytest.raises(services.ServiceError, match=r"^You created this match, so there is no invitation"):
+            answer(match_id=match.pk, user=alice)
+    with pytest.raises(services.ServiceError, match=r"^You are invited to this match: accept the invitation"):
+        services.match_join(match_id=match.pk, user=bob)
+    with pytest.raises(services.MoveRejected, match=r"^This match has not started yet"):
+        services.move_submit(match_id=match.pk, user=alice, move="roll", expected_version=0)
+    match.refresh_from_db()
+    assert match.status == Status.OPEN and [seat.user for seat in match.seats.all()] == [alice, bob, None]
+
     withdrawn = services.match_create(creator=alice, game_slug="mancala", options={}, seats=seats[:2])
     services.match_cancel(match_id=withdrawn.pk, user=alice)
     with pytest.raises(services.ServiceError, match=r"^This match was cancelled\.$"):
@@ -293,7 +307,7 @@ def test_resigning_and_aborting_write_status_events(match, alice, staff):
     told = Notification.objects.filter(match=match, kind=Notification.Kind.MATCH_OVER)
     assert sorted(told.values_list("user__username", flat=True)) == ["alice", "bob"]
     assert all("Staff aborted the match: Test abort" in notice.body for notice in told)
-    with pytest.raises(services.ServiceError, match="cannot become"):
+    with pytest.raises(services.ServiceError, match=r"^This match is already cancelled\.$"):
         services.match_abort(match_id=match.pk, actor=staff, reason="again")
 
 
