@@ -18,11 +18,14 @@ def _with_seats(matches: QuerySet[Match]) -> QuerySet[Match]:
 
 def matches_of(user: User) -> list[Match]:
     """The player's matches: "your turn" first (the least time left first), then the rest in
-    play, waiting, and the latest finished."""
+    play, waiting, and the latest finished. Matches whose seat the AI took from the player
+    are there too (``seated`` is False): the player may still watch them."""
     seat_of_user = Seat.objects.filter(match=OuterRef("pk"), user=user)
+    former_seat = Seat.objects.filter(match=OuterRef("pk"), former_user=user)
     matches = _with_seats(
-        Match.objects.filter(Exists(seat_of_user))
-        .annotate(my_turn=Exists(seat_of_user.filter(to_act=True)),
+        Match.objects.filter(Exists(seat_of_user) | Exists(former_seat))
+        .annotate(seated=Exists(seat_of_user),
+                  my_turn=Exists(seat_of_user.filter(to_act=True)),
                   my_deadline=Subquery(seat_of_user.filter(to_act=True).values("deadline")[:1]))
         .order_by("-created_at")
     )

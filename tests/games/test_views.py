@@ -72,6 +72,19 @@ def test_dashboard_lists_my_turn_first(alice_client, alice, bob, carol):
     assert "Your turn" in html
 
 
+def test_a_player_whose_seat_the_ai_took_still_finds_the_match_among_theirs(client, alice, bob, carol):
+    match = start_timed_match(alice, bob, carol, game="jeexa")
+    services.match_resign(match_id=match.pk, user=bob)  # three players: the AI plays on
+    client.force_login(bob)
+
+    page = " ".join(strip_tags(client.get(reverse("dashboard")).content.decode()).split())
+
+    assert f"Jeexa #{match.pk}" in page and "The AI took your seat" in page
+    assert "Your turn" not in page
+    client.force_login(alice)
+    assert "The AI took your seat" not in client.get(reverse("dashboard")).content.decode()
+
+
 def test_lobby_shows_open_challenges_and_invitations(alice_client, alice, bob):
     services.match_create(creator=bob, game_slug="mancala", options={"variant": "kalah"},
                           seats=[services.SeatSpec("creator"), services.SeatSpec("open")])
@@ -468,7 +481,8 @@ def test_after_resigning_from_three_players_the_former_player_watches(client, al
     assert "The AI plays your former seat (player 1); you are watching." in page and "Resign" not in page
     poll = client.get(reverse("match_poll", args=[match.pk]), {"token": "x"}, **HTMX)
     assert poll.status_code == 200 and "your former seat" in poll.content.decode()
-    assert match.pk not in [m.pk for m in client.get(reverse("dashboard")).context["matches"]]
+    mine = {m.pk: m for m in client.get(reverse("dashboard")).context["matches"]}
+    assert not mine[match.pk].seated, "listed among hers, to watch"
 
 
 def count_queries(client, method, url, data=None):
