@@ -768,13 +768,23 @@ def seat_replace_by_ai(*, match_id: int, seat_number: int, level: int, actor: Us
         raise ServiceError(UNKNOWN_AI_LEVEL.format(game=match.game_obj.name, level=level))
     seats = _seats_locked(match)
     seat = seats[seat_number]
-    person = seat.user
+    person, invited, before = seat.user, not seat.accepted, seat.occupant_name
     because = f": {reason.rstrip('.')}." if reason else "."
-    logged = f"Staff gave {seat.occupant_name}'s seat to the AI{because}"
-    _hand_seat_to_ai(match, seats, seat, level=level, reason=logged, actor=actor)
+    if seat.is_ai and seat.ai_level == level:
+        raise ServiceError(f"The AI already plays seat {seat_number + 1} at that level.")
+    if seat.is_ai:  # another level: staff make the game easier or harder for the others
+        seat.ai_level = level
+        seat.save(update_fields=["ai_level"])
+        _record_event(match, reason=f"Staff gave seat {seat_number + 1} to {seat.occupant_name} instead of "
+                                    f"{before}{because}", actor=actor, in_log=True)
+        if match.status == Status.ACTIVE and seat.to_act:
+            transaction.on_commit(partial(tasks.enqueue_ai_move, match.pk, match.version), robust=True)
+        return match
+    _hand_seat_to_ai(match, seats, seat, level=level, reason=f"Staff gave {before}'s seat to the AI{because}",
+                     actor=actor)
     if person is not None:
-        told = f"Staff gave your seat to the AI{because}"
-        _notify(person, match, Notification.Kind.SEAT_TAKEN, "seat_taken", {"why": told})
+        told = f"Staff gave your {'invited ' if invited else ''}seat to the AI{because}"
+        _notify(person, match, Notification.Kind.SEAT_TAKEN, "seat_taken", {"why": told, "invited": invited})
     if match.status == Status.OPEN:
         _start_if_full(match, seats, actor=actor)
     return match

@@ -323,6 +323,33 @@ def test_staff_can_hand_a_seat_to_the_ai(match, bob, staff, django_capture_on_co
     assert services.ai_turn_play(match_id=match.pk, expected_version=0) is not None
 
 
+def test_staff_change_the_level_of_an_ai_seat_but_not_to_the_same_level(alice, staff):
+    match = start_match(alice, ai_level=1)
+    ai_seat = next(seat.number for seat in match.seats.all() if seat.is_ai)
+    with pytest.raises(services.ServiceError, match=r"^The AI already plays seat \d at that level\.$"):
+        services.seat_replace_by_ai(match_id=match.pk, seat_number=ai_seat, level=1, actor=staff, reason="")
+
+    services.seat_replace_by_ai(match_id=match.pk, seat_number=ai_seat, level=2, actor=staff, reason="Too easy")
+
+    seat = Seat.objects.get(match=match, number=ai_seat)
+    assert seat.ai_level == 2 and seat.former_user is None
+    event = MatchEvent.objects.filter(match=match).last()
+    assert event.reason == f"Staff gave seat {ai_seat + 1} to AI (Strong) instead of AI (Easy): Too easy."
+
+
+def test_an_invited_player_whose_seat_staff_give_the_ai_is_told_the_invitation_is_withdrawn(alice, bob, staff):
+    match = services.match_create(creator=alice, game_slug="mancala", options={},
+                                  seats=[SeatSpec("creator"), SeatSpec("user", username="bob")])
+
+    services.seat_replace_by_ai(match_id=match.pk, seat_number=1, level=1, actor=staff, reason="")
+
+    told = Notification.objects.get(user=bob, kind=Notification.Kind.SEAT_TAKEN)
+    assert "Staff gave your invited seat to the AI." in told.body
+    assert "Your invitation is withdrawn" in told.body and "goes on without you" not in told.body
+    match.refresh_from_db()
+    assert match.status == Status.ACTIVE, "every seat is taken now"
+
+
 def test_only_the_creator_cancels_an_open_match(alice, bob):
     match = services.match_create(creator=alice, game_slug="mancala", options={},
                                   seats=[SeatSpec("creator"), SeatSpec("open")])
