@@ -114,10 +114,10 @@ class Match(models.Model):
     @property
     def clock_label(self) -> str:
         if self.time_control == TimeControl.PER_MOVE:
-            return f"{self.days_per_move} day{'s' if self.days_per_move != 1 else ''} per move"
+            return f"{_days(self.days_per_move)} per move"
         if self.time_control == TimeControl.BANK:
-            return (f"Time bank: {self.bank_initial_days} days, +{self.bank_increment_days} per move,"
-                    f" at most {self.bank_cap_days}")
+            return (f"Time bank: {_days(self.bank_initial_days)}, +{_days(self.bank_increment_days)} per move,"
+                    f" at most {_days(self.bank_cap_days)}")
         return "No time limit"
 
     @property
@@ -218,6 +218,10 @@ def seat_names_at(seats: list[Seat], moves: list[MoveRecord], ply: int) -> dict[
             if first_ai is None or ply <= first_ai:
                 names[seat.number] = seat.former_user.public_name
     return names
+
+
+def _days(count: int | None) -> str:
+    return f"{count} day{'' if count == 1 else 's'}"
 
 
 PLAYER_NUMBER = re.compile(r"\bPlayer ([1-9])\b")  # how the Mancala and Jeexa engines name seats

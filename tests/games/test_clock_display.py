@@ -10,6 +10,7 @@ import pytest
 from django.urls import reverse
 
 from games import services
+from games.models import Match
 from games.services import ClockSpec
 from games.templatetags.clocks import duration, time_ago, time_until
 from tests.games.conftest import start_timed_match
@@ -97,3 +98,14 @@ def test_under_a_minute_left_reads_as_words(clock, alice, bob, client):
     clock.advance(days=1, seconds=-30)
     client.force_login(alice)
     assert "less than a minute left" in time_left_cell(client.get(reverse("dashboard")).content.decode())
+
+
+@pytest.mark.parametrize("fields, label", [
+    ({"time_control": "per_move", "days_per_move": 1}, "1 day per move"),
+    ({"time_control": "per_move", "days_per_move": 3}, "3 days per move"),
+    ({"time_control": "bank", "bank_initial_days": 1, "bank_increment_days": 1, "bank_cap_days": 2},
+     "Time bank: 1 day, +1 day per move, at most 2 days"),
+    ({"time_control": "none"}, "No time limit"),
+])
+def test_a_time_control_is_described_in_plain_words(fields, label):
+    assert Match(game="mancala", **fields).clock_label == label
