@@ -6,7 +6,7 @@ import unicodedata
 from django import forms
 from django.db.models import Q
 
-from accounts.models import VACATION_DAYS_PER_YEAR, User
+from accounts.models import TIME_ZONE_CHOICES, VACATION_DAYS_PER_YEAR, User
 
 NAME_TAKEN = "Another player is already called “{name}”; choose another name."
 NAME_INVISIBLE = "A name may not contain invisible or control characters."
@@ -38,6 +38,9 @@ def name_problem(name: str) -> str:
 
 
 class ProfileForm(forms.ModelForm):
+    # The list is the machine's time zone database, so it lives here, not in a migration.
+    time_zone = forms.ChoiceField(choices=TIME_ZONE_CHOICES)
+
     class Meta:
         model = User
         fields = ["display_name", "time_zone", "turn_notice", "digest_hour", "reminders", "webhook_url"]

@@ -9,7 +9,10 @@ from django.db import models
 from django.db.models import Q
 from django.utils import timezone
 
-TIME_ZONE_CHOICES = [(name, name.replace("_", " ")) for name in sorted(zoneinfo.available_timezones())]
+# Places ("Europe/Paris") and UTC; not the system's own entries ("localtime", "Factory") or
+# old aliases without a region ("Japan", "EST5EDT").
+TIME_ZONE_CHOICES = [(name, name.replace("_", " ")) for name in sorted(zoneinfo.available_timezones())
+                     if name == "UTC" or ("/" in name and not name.startswith(("Etc/", "posix/", "right/")))]
 # Reminders before a clock runs out, as the share of the turn's time already used.
 REMINDER_CHOICES = [
     ("", "No reminders"),
@@ -34,7 +37,7 @@ class User(AbstractUser):
     """A player (or a staff member). AI opponents are not users: they live on seats."""
 
     display_name = models.CharField(max_length=40, blank=True, help_text="Shown to other players.")
-    time_zone = models.CharField(max_length=64, default="UTC", choices=TIME_ZONE_CHOICES)
+    time_zone = models.CharField(max_length=64, default="UTC")  # one of TIME_ZONE_CHOICES (the profile form's)
     turn_notice = models.CharField(
         "When it is my turn", max_length=8, choices=TurnNotice.choices, default=TurnNotice.INSTANT,
         help_text="Also covers invitations and the end of a match.",
