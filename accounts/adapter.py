@@ -29,7 +29,7 @@ class AccountAdapter(DefaultAccountAdapter):
         # request's host: "Hello from 127.0.0.1:8040!".
         site = RequestSite(allauth_context.request)
         site.name = settings.SITE_NAME
-        super().send_mail(template_prefix, email, {"current_site": site, **context})
+        super().send_mail(template_prefix, email, {"current_site": site, "site_url": settings.SITE_URL, **context})
 
     def render_mail(self, template_prefix: str, email: str | list[str], context: dict,
                     headers: dict[str, str] | None = None) -> EmailMessage:

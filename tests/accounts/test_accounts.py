@@ -93,7 +93,7 @@ def test_password_reset_by_email(client, alice):
     assert client.login(username="alice", password="a-new-long-passphrase")
 
 
-def test_password_change(client, alice):
+def test_password_change(client, alice, settings):
     client.force_login(alice)
     response = client.post(reverse("account_change_password"), {
         "oldpassword": PASSWORD, "password1": "another-long-passphrase", "password2": "another-long-passphrase",
@@ -101,6 +101,8 @@ def test_password_change(client, alice):
     assert response.status_code == 302
     alice.refresh_from_db()
     assert alice.check_password("another-long-passphrase")
+    [told] = [m for m in mail.outbox if m.to == ["alice@example.com"]]  # it may not have been her
+    assert "password" in told.subject.lower() and told.body.rstrip().endswith(f"{settings.SITE_URL}/")
 
 
 def test_profile_saves_display_name_time_zone_and_turn_emails(client, alice):

@@ -64,3 +64,4 @@ def test_the_confirmation_email_greets_from_the_sites_name(client, db, mail_dir)
     text = newest_mail(mail_dir)
     assert "Hello from Boardgames!" in text and "Thank you for using Boardgames!" in text
     assert "Hello from testserver" not in text
+    assert not re.search(r"^testserver$", text, re.M), "a link to the site, not a bare host name"
