@@ -14,6 +14,7 @@ from django.utils.formats import date_format
 from django.utils.html import format_html
 
 from games import services
+from games.engine import all_games
 from games.models import STATUS_TRANSITIONS, Match, MatchEvent, MoveRecord, Notification, Seat
 from games.templatetags.clocks import duration
 
@@ -122,10 +123,24 @@ class PlayerFilter(admin.SimpleListFilter):
         return queryset
 
 
+class GameFilter(admin.SimpleListFilter):
+    """Every game the site offers, by its name (the field alone lists the slugs of the games
+    that have a match)."""
+
+    title = "game"
+    parameter_name = "game"
+
+    def lookups(self, request, model_admin):
+        return [(game.slug, game.name) for game in all_games()]
+
+    def queryset(self, request, queryset):
+        return queryset.filter(game=self.value()) if self.value() else queryset
+
+
 @admin.register(Match)
 class MatchAdmin(SecretsNotFiltered, admin.ModelAdmin):
     list_display = ("id", "game_name", "options_label", "status", "players", "whose_turn", "version", "last_move_at")
-    list_filter = ("game", "status", PlayerFilter, "created_at")
+    list_filter = (GameFilter, "status", PlayerFilter, "created_at")
     search_fields = ("=id", "seats__user__username", "seats__user__email", "seats__user__display_name",
                      "seats__former_user__username", "seats__former_user__email", "seats__former_user__display_name")
     date_hierarchy = "created_at"

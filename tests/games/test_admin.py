@@ -81,6 +81,14 @@ def test_it_filters_and_searches_matches(staff_client, matches, query, expected)
     assert listed(response) == pks(matches, *expected)
 
 
+def test_the_game_filter_names_every_game_even_without_a_match(staff_client, matches):
+    response = staff_client.get(CHANGELIST)
+    choices = {choice["display"] for spec in response.context["cl"].filter_specs if spec.title == "game"
+               for choice in spec.choices(response.context["cl"])}
+    assert choices == {"All", "Mancala", "Mecca", "Jeexa", "Mesopotamia"}
+    assert listed(staff_client.get(f"{CHANGELIST}?game=jeexa")) == set()
+
+
 def test_its_change_page_shows_seats_moves_events_emails_and_the_position_but_not_the_seed(staff_client, alice, bob):
     match = start_match(alice, bob)
     services.move_submit(match_id=match.pk, user=alice, move="1", expected_version=0)
