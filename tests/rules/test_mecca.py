@@ -186,7 +186,8 @@ def test_setup_only_a_free_entrance_may_be_chosen():
     assert "f1" not in GAME.legal_moves(state, 1)
     assert refused(state, "f1") == why.ENTRANCE_TAKEN.format(colour="yellow")
     assert refused(state, "f3").startswith("First every colour takes an entrance")
-    assert refused(state, "pass").startswith("Nothing can be removed during set-up")
+    assert refused(state, "pass").startswith("There is nothing to pass during set-up")
+    assert refused(state, "xf1").startswith("Nothing can be removed during set-up")
 
 
 def test_turn_order_starts_with_the_youngest_and_follows_the_entrances_counter_clockwise():
@@ -299,6 +300,15 @@ def test_placing_is_compulsory_while_a_square_takes_the_next_pilgrim():
     assert GAME.to_act(state) == (RED,) and state.placed == 1
     assert refused(state, "pass") == why.PLACING_IS_COMPULSORY.format(nth="2nd")
     assert refused(state, "xi6") == why.REMOVE_NEEDS_PLACEMENTS.format(threshold=3)
+
+
+def test_a_removal_asked_for_while_a_square_takes_the_next_pilgrim_says_placing_comes_first():
+    """Six colours: removal from the 4th pilgrim on, but "as many as you can" comes first."""
+    rng = random.Random(0)
+    state = GAME.initial_state(6, {}, 0)
+    while not (state.step == PLACE and state.placed == 4):
+        state = GAME.apply(state, seat_of(state), rng.choice(GAME.legal_moves(state, seat_of(state))))
+    assert refused(state, "xf1") == why.PLACE_BEFORE_REMOVING.format(nth="5th")
 
 
 def test_the_turn_ends_when_no_square_takes_the_next_pilgrim():

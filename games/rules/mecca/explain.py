@@ -12,6 +12,7 @@ NUMBERS = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five"}
 PICK_AN_ENTRANCE = "First every colour takes an entrance: choose one of the free entrance squares ({free})."
 ENTRANCE_TAKEN = "That entrance is already taken by {colour}."
 NO_REMOVAL_IN_SETUP = "Nothing can be removed during set-up: choose a free entrance square ({free})."
+NO_PASS_IN_SETUP = "There is nothing to pass during set-up: choose a free entrance square ({free})."
 KAABA_SQUARE = "The Kaaba is never played."
 PURPLE_OUT = "The purple mats are only used with 3, 5 or 6 players."
 UNUSED_ENTRANCE = "Entrance squares not chosen at set-up are never played."
@@ -27,6 +28,9 @@ WRONG_COUNT = (
 )
 PLACING_IS_COMPULSORY = "Placing is compulsory: place your {nth} pilgrim on one of the marked squares."
 REMOVE_NEEDS_PLACEMENTS = "You may remove a pilgrim only after placing {threshold} in one turn."
+PLACE_BEFORE_REMOVING = (
+    "Placing comes first: a square still takes your {nth} pilgrim, so place it on a marked square; then you may remove."
+)
 DONE_PLACING = "You have placed all you can this turn: remove a pilgrim next to two of one colour, or pass."
 NOTHING_THERE = "There is no pilgrim on {square}."
 ENTRANCE_PILGRIM = "Pilgrims on entrance squares can never be removed."
@@ -48,6 +52,8 @@ def why_not(state: State, move: str) -> str | None:
     if state.step == PLACE:
         if parsed.kind == "pass":
             return PLACING_IS_COMPULSORY.format(nth=nth(state.placed + 1))
+        if parsed.kind == "remove" and state.placed >= removal_threshold(state.colours):
+            return PLACE_BEFORE_REMOVING.format(nth=nth(state.placed + 1))  # as many as you can, first
         if parsed.kind == "remove":
             return REMOVE_NEEDS_PLACEMENTS.format(threshold=removal_threshold(state.colours))
         return why_not_here(state, parsed.square)
@@ -58,6 +64,8 @@ def why_not(state: State, move: str) -> str | None:
 
 def _why_not_entrance(state: State, kind: str, square: int | None) -> str | None:
     free = ", ".join(square_name(sq) for sq in ENTRANCES if sq not in state.entrances)
+    if kind == "pass":
+        return NO_PASS_IN_SETUP.format(free=free)
     if kind != "place":
         return NO_REMOVAL_IN_SETUP.format(free=free)
     if square in state.entrances:
