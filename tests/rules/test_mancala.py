@@ -198,6 +198,16 @@ def test_ethiopian_never_start_from_a_tile_with_only_one_coin():
         GAME.apply(state, 0, "1r")
 
 
+@pytest.mark.parametrize(("variant", "move", "message"), [
+    (ETHIOPIAN, "1", SINGLE_COIN), (ETHIOPIAN, "3", EMPTY_TILE), (EGYPTIAN, "3r", EMPTY_TILE)])
+def test_a_tile_that_cannot_be_sown_is_named_before_the_direction(variant, move, message):
+    """No "choose a direction" for a tile that cannot be sown in any direction."""
+    state = position((1, 2, 0, 0, 0, 0), FULL, variant=variant)
+    with pytest.raises(IllegalMove) as raised:
+        GAME.apply(state, 0, move)
+    assert str(raised.value) == message
+
+
 def test_ethiopian_a_bare_tile_number_asks_for_a_direction():
     state = GAME.initial_state(2, {"variant": ETHIOPIAN}, seed=1)
     with pytest.raises(IllegalMove, match=CHOOSE_DIRECTION.format(tile=3)):

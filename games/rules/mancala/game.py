@@ -6,7 +6,7 @@ from typing import ClassVar
 
 from games.engine.base import Game, IllegalMove, Outcome
 from games.rules.mancala import ai
-from games.rules.mancala.notation import format_move, parse_move
+from games.rules.mancala.notation import format_move, named_tile, parse_move
 from games.rules.mancala.rules import (
     ETHIOPIAN,
     LEFT,
@@ -77,15 +77,17 @@ class Mancala(Game):
         return play(state.board, seat, tile, step, state.variant)
 
     def explain_illegal(self, state: State, seat: int, move: str) -> str:
+        tile = named_tile(move)  # the tile first: "1r" on an empty tile is refused for the tile, not the "r"
+        if tile is not None:
+            coins = state.board[hole(seat, tile)]
+            if coins == 0:
+                return EMPTY_TILE
+            if state.variant == ETHIOPIAN and coins == 1:
+                return SINGLE_COIN
         try:
-            tile, _step = parse_move(move, state.variant)
+            parse_move(move, state.variant)
         except ValueError as error:
             return str(error)
-        coins = state.board[hole(seat, tile)]
-        if coins == 0:
-            return EMPTY_TILE
-        if state.variant == ETHIOPIAN and coins == 1:
-            return SINGLE_COIN
         return super().explain_illegal(state, seat, move)
 
     def outcome(self, state: State) -> Outcome | None:

@@ -24,6 +24,12 @@ def format_move(tile: int, step: int, variant: str) -> str:
     return number + LETTERS[step] if variant == ETHIOPIAN else number
 
 
+def named_tile(move: str) -> int | None:
+    """The tile index a move names, even when its direction is wrong or missing."""
+    found = MOVE_PATTERN.match(move)
+    return int(found[1]) - 1 if found and 1 <= int(found[1]) <= TILES else None
+
+
 def parse_move(move: str, variant: str) -> tuple[int, int]:
     """``(tile index, step)`` of a normalised move; ``ValueError`` with a player's message."""
     found = MOVE_PATTERN.match(move)
