@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from games.rules.mancala.rules import ETHIOPIAN, NIGERIAN
+from games.rules.mancala.rules import ETHIOPIAN, NIGERIAN, STALL_LIMIT
 
 
 class Direction(NamedTuple):
@@ -19,6 +19,8 @@ class Direction(NamedTuple):
     turn: str  # the spec's name for it
     side: str  # the mover's own word, which the move log uses ("to the left")
 
+
+STALL_WARNING = 20  # moves without a banked coin from which the board counts down to the stall rule
 
 DIRECTIONS = {
     "l": Direction(arrow="◀", turn="clockwise", side="left"),
@@ -49,6 +51,9 @@ def present(view: dict, seat: int | None, legal: list[str]) -> dict:
         "choosing_direction": any(option["direction"] for options in moves_by_tile.values() for option in options),
         "directions": DIRECTIONS,
         "uncounted": _uncounted(view),
+        # Ethiopian: warn once a stall gets long (no random game went past 16 moves).
+        "stall": {"moves": quiet, "left": STALL_LIMIT - quiet} if (
+            quiet := view.get("quiet_moves", 0)) >= STALL_WARNING and view["variant"] == ETHIOPIAN else None,
     }
 
 

@@ -170,6 +170,19 @@ def test_the_ethiopian_board_names_the_directions_for_the_player_waiting(client,
         "Each move sows clockwise (to the mover's left) or counterclockwise (to the mover's right).")
 
 
+@pytest.mark.parametrize(("variant", "quiet", "shown"), [
+    ("ethiopian", 19, None),
+    ("ethiopian", 35, "No coin banked for 35 moves: if 15 more bank none, the game ends and each player banks the "
+                      "coins on his own tiles."),
+    ("egyptian", 35, None),  # coins only go forward: no stall rule
+])
+def test_a_long_ethiopian_stall_is_counted_down_on_the_board(client, alice, bob, variant, quiet, shown):
+    match = with_state(start_match(alice, bob, variant=variant), quiet_moves=quiet)
+    board = board_of(client, alice, match)
+    stall = board.find_all(lambda node: node.attrs.get("data-testid") == "stall")
+    assert [" ".join(node.text.split()) for node in stall] == ([shown] if shown else [])
+
+
 def finished_by_the_last_move(match: Match, user, tiles, mancalas, move: str) -> Match:
     """Play ``move`` from a position one move before the end: the match finishes as in play."""
     with_state(match, tiles=tiles, mancalas=mancalas)

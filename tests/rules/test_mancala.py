@@ -22,7 +22,7 @@ from games.rules.mancala.notation import (
     TILE_RANGE,
     UNKNOWN_DIRECTION,
 )
-from games.rules.mancala.rules import EGYPTIAN, ETHIOPIAN, KALAH, NIGERIAN, SWEEPING, VARIANTS, State
+from games.rules.mancala.rules import EGYPTIAN, ETHIOPIAN, KALAH, NIGERIAN, STALL_LIMIT, SWEEPING, VARIANTS, State
 
 GAME = get_game("mancala")
 FULL = (4, 4, 4, 4, 4, 4)
@@ -206,6 +206,37 @@ def test_a_tile_that_cannot_be_sown_is_named_before_the_direction(variant, move,
     with pytest.raises(IllegalMove) as raised:
         GAME.apply(state, 0, move)
     assert str(raised.value) == message
+
+
+# Twelve moves going left that bank nothing and come back to the same position (every other
+# turn passes by itself: all of that player's tiles hold one coin).
+CYCLE = ("3l", "1l", "6l", "4l", "5l", "2l", "3l", "1l", "6l", "4l", "5l", "2l")
+
+
+def test_ethiopian_a_game_that_banks_nothing_for_50_moves_ends_and_each_player_banks_his_tiles():
+    """[code] Sowing to the left can send the same coins round for ever; the stall rule ends it."""
+    start = position((1, 0, 2, 1, 0, 0), (0, 1, 0, 1, 0, 1), mancalas=(22, 19), variant=ETHIOPIAN)
+    assert board(play(start, *CYCLE)) == board(start), "a cycle: nothing else would end it"
+    state, moves = start, list(CYCLE * 5)
+    for played in range(1, STALL_LIMIT):
+        state = play(state, moves[played - 1])
+        assert not state.over and state.quiet_moves == played
+    last = moves[STALL_LIMIT - 1]
+    assert GAME.describe(state, state.to_move, last).endswith(
+        "50 moves in a row banked no coin, so the game ends and each player banks the coins on his own tiles.")
+    state = play(state, last)
+    assert state.over and state.tiles == ((0,) * 6, (0,) * 6) and state.mancalas == (22 + 2, 19 + 5)
+    assert GAME.outcome(state).winners == (0, 1), "24 each: a draw"
+
+
+def test_a_banked_coin_starts_the_stall_count_again_and_old_positions_load_with_none():
+    state = play(GAME.initial_state(2, {"variant": ETHIOPIAN}, seed=1), "3r")  # the last coin in the mancala
+    assert state.quiet_moves == 0
+    state = play(state, "1l")
+    assert state.quiet_moves == 1
+    stored = GAME.dump(state)
+    del stored["quiet_moves"]  # as matches stored before the rule
+    assert GAME.load(stored).quiet_moves == 0
 
 
 def test_ethiopian_a_bare_tile_number_asks_for_a_direction():

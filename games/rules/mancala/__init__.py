@@ -36,6 +36,12 @@ Ethiopian
 - [spec, ours] A player with no legal move (every non-empty tile holds one coin) passes,
   also when he had just earned an extra turn; the pass happens inside ``apply``.
 - [spec, ours] If neither player can move, the game ends and each banks his own tiles.
+- [code] Sowing to the left can cycle: twelve moves that bank nothing can come back to the
+  same position, and nothing else would end the game while both players go along. After
+  ``STALL_LIMIT`` (50) moves in a row that put no coin into a mancala, the game ends as when
+  neither can move: each player banks his own tiles. ``quiet_moves`` counts those moves
+  (positions stored before the rule load with 0). In 2,000 random games the longest such run
+  was 16 moves.
 
 Nigerian
 - [spec] No extra turns and no Egyptian captures; you drop into both mancalas.

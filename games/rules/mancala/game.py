@@ -11,6 +11,7 @@ from games.rules.mancala.rules import (
     ETHIOPIAN,
     LEFT,
     RIGHT,
+    STALL_LIMIT,
     START_COINS,
     TILES,
     VARIANTS,
@@ -26,7 +27,7 @@ from games.rules.mancala.rules import (
 EMPTY_TILE = "That tile is empty."
 SINGLE_COIN = "In the Ethiopian game you may never start from a tile holding a single coin."
 DIRECTION_WORDS = {RIGHT: "to the right", LEFT: "to the left"}
-STATE_KEYS = ("variant", "tiles", "mancalas", "to_move", "over", "seed", "moves_played")
+STATE_KEYS = ("variant", "tiles", "mancalas", "to_move", "over", "seed", "moves_played", "quiet_moves")
 
 
 def player(seat: int) -> str:
@@ -74,7 +75,7 @@ class Mancala(Game):
 
     def _play(self, state: State, seat: int, move: str) -> Turn:
         tile, step = parse_move(move, state.variant)
-        return play(state.board, seat, tile, step, state.variant)
+        return play(state.board, seat, tile, step, state.variant, state.quiet_moves)
 
     def explain_illegal(self, state: State, seat: int, move: str) -> str:
         tile = named_tile(move)  # the tile first: "1r" on an empty tile is refused for the tile, not the "r"
@@ -112,6 +113,7 @@ class Mancala(Game):
             "over": state.over,
             "winners": list(outcome.winners) if outcome else [],
             "moves_played": state.moves_played,
+            "quiet_moves": state.quiet_moves,  # Ethiopian: the game ends at STALL_LIMIT
             "choose_direction": state.variant == ETHIOPIAN,
             "legal_moves": self.legal_moves(state, seat) if seat is not None else [],
         }
@@ -141,10 +143,12 @@ class Mancala(Game):
             "over": state.over,
             "seed": state.seed,
             "moves_played": state.moves_played,
+            "quiet_moves": state.quiet_moves,
         }
 
     def load(self, data: dict) -> State:
-        if set(data) != set(STATE_KEYS) or data["variant"] not in VARIANTS:
+        # Positions stored before the stall rule have no "quiet_moves": they count from 0.
+        if set(data) | {"quiet_moves"} != set(STATE_KEYS) or data["variant"] not in VARIANTS:
             raise ValueError("This is not a stored Mancala position.")
         tiles = data["tiles"]
         return State(
@@ -155,6 +159,7 @@ class Mancala(Game):
             over=data["over"],
             seed=data["seed"],
             moves_played=data["moves_played"],
+            quiet_moves=data.get("quiet_moves", 0),
         )
 
     # --- AI -----------------------------------------------------------------------
@@ -185,6 +190,9 @@ def _events(seat: int, sowing: Sowing, turn: Turn) -> list[str]:
 
 def _consequences(turn: Turn) -> list[str]:
     """What the move did to the game: a forced pass, the end."""
+    if turn.stalled:
+        return [f"{STALL_LIMIT} moves in a row banked no coin, so the game ends and each player banks the coins "
+                "on his own tiles"]
     if turn.over:
         return ["neither player can move, so the game ends" if turn.passed is not None else "the game ends"]
     if turn.passed is not None:

@@ -25,6 +25,9 @@ HOLES = 14
 STORE = (6, 13)
 RIGHT, LEFT = 1, -1
 NIGERIAN_BANK = 4  # a tile that reaches this many coins is banked by its owner
+# Ethiopian: moves in a row that bank no coin after which the game ends (a sowing to the left
+# can send the same coins round for ever). 2,000 random games never went past 16.
+STALL_LIMIT = 50
 
 Board = tuple[int, ...]
 
@@ -38,6 +41,7 @@ class State:
     over: bool
     seed: int
     moves_played: int
+    quiet_moves: int = 0  # moves in a row that banked no coin (the Ethiopian stall rule)
 
     @property
     def board(self) -> Board:
@@ -46,6 +50,7 @@ class State:
 
 def state_from_board(old: State, board: Board, to_move: int, over: bool) -> State:
     """The state after one move: ``old`` with a new ring, turn and move count."""
+    banked = board[STORE[0]] + board[STORE[1]] != old.mancalas[0] + old.mancalas[1]
     return State(
         variant=old.variant,
         tiles=(tuple(board[0:6]), tuple(board[7:13])),
@@ -54,6 +59,7 @@ def state_from_board(old: State, board: Board, to_move: int, over: bool) -> Stat
         over=over,
         seed=old.seed,
         moves_played=old.moves_played + 1,
+        quiet_moves=0 if banked else old.quiet_moves + 1,
     )
 
 
@@ -94,6 +100,7 @@ class Turn(NamedTuple):
     over: bool
     sowing: Sowing
     passed: int | None = None  # Ethiopian: the seat whose turn passed for want of a move
+    stalled: bool = False  # Ethiopian: the game ended after STALL_LIMIT moves that banked nothing
 
 
 def sow(board: list[int], seat: int, tile: int, step: int, variant: str) -> Sowing:
@@ -151,8 +158,16 @@ def _sow_nigerian(board: list[int], start: int) -> Sowing:
             return Sowing(coins, relays=relays, banked=(banked[0], banked[1]))
 
 
-def play(board: Board, seat: int, tile: int, step: int, variant: str) -> Turn:
-    """One whole move: sow, then apply the variant's end and pass rules."""
+def play(board: Board, seat: int, tile: int, step: int, variant: str, quiet: int = 0) -> Turn:
+    """One whole move: sow, then apply the variant's end and pass rules. ``quiet`` is how
+    many moves in a row before this one banked no coin."""
+    turn = _play(board, seat, tile, step, variant)
+    stalled = (variant == ETHIOPIAN and not turn.over and quiet + 1 >= STALL_LIMIT
+               and turn.board[STORE[0]] + turn.board[STORE[1]] == board[STORE[0]] + board[STORE[1]])
+    return turn._replace(board=sweep(list(turn.board)), over=True, stalled=True) if stalled else turn
+
+
+def _play(board: Board, seat: int, tile: int, step: int, variant: str) -> Turn:
     ring = list(board)
     sowing = sow(ring, seat, tile, step, variant)
     if variant == NIGERIAN:
