@@ -817,6 +817,22 @@ def test_the_strong_ai_delivers_offerings_against_random_players():
     assert state.end_reason == "offerings" and GAME.outcome(state).winners == (0,)
 
 
+def test_the_easy_ai_does_not_pick_things_up_and_put_them_down_again():
+    """Free steps (carry, drop) only when they help: Easy's noise once made it pick a stone up
+    and put it down again 20 times in one turn, each a line of the log."""
+    longest = 0
+    for seed in range(3):
+        rng, state, run = random.Random(seed), start(3, seed=seed), 0
+        while not GAME.is_over(state) and state.ply < 600:
+            seat = state.turn.seat
+            move = GAME.ai_move(state, seat, 1, seed) if seat == 0 else rng.choice(legal(state))
+            if seat == 0:
+                run = run + 1 if move.split()[0] in ("carry", "drop") else 0
+                longest = max(longest, run)
+            state = GAME.apply(state, seat, move)
+    assert longest <= 6
+
+
 # --- properties ----------------------------------------------------------------------------------
 
 

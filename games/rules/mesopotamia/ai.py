@@ -106,6 +106,7 @@ WANTED_TRIBES = 4  # more tribes cost actions that huts and holy places need mor
 # What sets the levels apart.
 WANTED_HOLY = {EASY: 1, STRONG: 3}
 NOISE = {EASY: 14.0, STRONG: 0.0}
+FREE_STEPS = {"carry", "drop", "steal"}  # cost no movement point
 
 
 def choose(state: State, seat: int, level: int, seed: int) -> str:
@@ -435,6 +436,8 @@ class Planner:
             value = self.estimate(move, verb, base)
             if value is None:
                 continue
+            if verb in FREE_STEPS and value <= base:
+                continue  # else noise had Easy pick a stone up and put it down again, 20 times a turn
             value += self.rng.uniform(0, NOISE[self.level]) if NOISE[self.level] else 0
             if value > best_value:
                 best_move, best_value = move, value
