@@ -555,6 +555,17 @@ def with_card(name: str, state: State | None = None, seat: int = 0, phase: str =
     return turn(player(replace(state, deck=deck), seat, cards=(card,)), seat, phase=phase)
 
 
+@pytest.mark.parametrize(("card", "move", "line"), [
+    ("endurance", "play endurance", "Blue plays Endurance for 3 more movement points."),
+    ("fertility", "play fertility", "Blue plays Fertility: the next population growth brings two tribes."),
+    ("mana-theft", "play mana-theft y", "Blue plays Mana Theft and takes 1 mana from Yellow."),
+    ("teleport", "play teleport b1", "Blue plays Teleport on b1 at -1,0."),
+])
+def test_a_card_and_its_effect_make_one_sentence_in_the_log(card, move, line):
+    state = player(with_card(card), 1, mana=2)
+    assert GAME.describe(state, 0, move) == line
+
+
 def test_card_endurance_gives_three_more_movement_points():
     state = play(with_card("endurance"), "play endurance")
     assert state.turn.mp == 5 + 3 and state.players[0].cards == ()

@@ -712,23 +712,28 @@ def _play_card(work: Work, args: list[str]) -> None:
     else:
         work.set(gone=(*work.gone, card))
     title = name.replace("-", " ").title()
+    played = len(work.events)
     work.events.append(f"{_who(work)} plays {title}")
     CARD_EFFECTS[name](work, args[1:])
+    # The effect's words go on the same line: "Blue plays Mana Theft and takes 1 mana from Red".
+    if len(work.events) > played + 1:
+        effect = work.events.pop(played + 1)
+        work.events[played] += effect if effect.startswith(":") else f" {effect}"
 
 
 def _endurance(work: Work, args: list[str]) -> None:
     work.set_turn(mp=work.turn.mp + ENDURANCE_MP)
-    work.events.append(f"+{ENDURANCE_MP} movement points")
+    work.events.append(f"for {ENDURANCE_MP} more movement points")
 
 
 def _priest(work: Work, args: list[str]) -> None:
     work.set_turn(priests=work.turn.priests + 1)
-    work.events.append("one holy place will give an extra mana this turn")
+    work.events.append(": one holy place will give an extra mana this turn")
 
 
 def _fertility(work: Work, args: list[str]) -> None:
     work.set_turn(fertility=work.turn.fertility + 1)
-    work.events.append("the next population growth brings two tribes")
+    work.events.append(": the next population growth brings two tribes")
 
 
 def _holy_stone(work: Work, args: list[str]) -> None:
