@@ -124,6 +124,13 @@ def test_a_piece_that_looks_the_same_turned_is_offered_once():
     assert refused(state, "0,0,180") == SAME_LOOK.format(rotation=180, same=0)
 
 
+def test_a_turn_that_looks_like_a_refused_one_is_refused_for_the_same_reason():
+    """No "use 0" where 0 is refused too: 180 is the same piece, refused for the same tab."""
+    state = position([(0, 0, 2, 0), (0, -1, 3, 0), (0, -2, 6, 0)], [(0, 0, 1, 0)], piece=5)
+    assert "0,-3,0" not in GAME.legal_moves(state, 0) and "0,-3,90" in GAME.legal_moves(state, 0)
+    assert refused(state, "0,-3,180") == refused(state, "0,-3,0") == TAB_ON_TAB
+
+
 # --- Placing: 'you must do so by fitting the piece ... If this is not possible, and only if
 # it is not possible, then you can place it as you see fit' ---------------------------------
 
