@@ -46,9 +46,10 @@ def why_not_place(state: State, seat: int, move: Place) -> str | None:
         return FIRST_AT_ORIGIN
     if rotation not in ORIENTATIONS[value]:
         same = next(r for r in ORIENTATIONS[value] if SIDES[value, r] == SIDES[value, rotation])
-        # The same piece as turned by ``same``: refused there for whatever refuses that one.
-        return why_not_place(state, seat, replace(move, rotation=same)) or SAME_LOOK.format(
-            rotation=rotation, same=same)
+        if (*move.cell, same) in placements(grid, value)[0]:
+            return SAME_LOOK.format(rotation=rotation, same=same)
+        # The same piece as turned by ``same``, which is refused too: for the same reason.
+        return why_not_place(state, seat, replace(move, rotation=same))
     if assess(grid, move.cell, value, rotation) is None:
         return _forbidden_contact(grid, move.cell, value, rotation)
     _found, rule = placements(grid, value)
