@@ -64,10 +64,12 @@ Movement
   volcanoes empty the stack, the tribe stays and gets its movement point back.
 - [text] A new forest (quarry) brings one wood (stone) per player from the supply: one on
   it, one on each forest (quarry) already on the map, the rest on the new tile.
-  [code] When there are fewer than new tile + existing tiles (or the supply runs short),
-  one goes on the new tile and the mover places each of the others, one at a time, on
-  the new tile or on an existing tile of that kind that has not had one yet; with no
-  choice to make nothing is asked. An empty supply brings nothing.
+  [spec] "If there are not enough, the mover chooses, but the new tile always gets at
+  least one": not enough is fewer than new tile + existing tiles, or the supply holding
+  less than one per player. [code] Then one goes on the new tile and the mover places
+  each of the others, one at a time, on the new tile or on an existing tile of that kind
+  that has not had one yet; with no choice to make nothing is asked. An empty supply
+  brings nothing.
 - [code] A turn allows at most 30 carry/drop/steal steps (no sensible turn needs more;
   it makes every turn, hence every game, finite).
 
@@ -85,7 +87,9 @@ Actions (one kind per turn, repeated while possible; drawing only once)
 - [text] Growth: a tile with a hut and 2 of the player's tribes and no marker lying there
   (under any hut; carried markers do not count): one tribe from the supply joins them.
   [spec] The hut is one of the player's own (the text's "if you have 2 tribes and a hut
-  there"). [spec] Once per own hut on that tile and turn.
+  there"). [spec] Once per hut and turn: two own huts on a tile let it grow twice.
+  [code] Of a player's two huts on one tile the first grows first; a hut that has grown
+  and is moved by Expulsion stays used on its new tile (it goes first among the huts there).
 - [text] Draw one card (the whole action; it can be played from the next turn on).
 - [code] ``end`` is always allowed: a player may take no action.
 

@@ -5,17 +5,21 @@ from __future__ import annotations
 from games.rules.mesopotamia.hexes import DIRECTIONS, step
 from games.rules.mesopotamia.rules import (
     can_discover,
+    holy_left,
     parse_hex,
     parse_tribe,
     playable_cards,
+    supply_tribes,
     tribes_at,
 )
 from games.rules.mesopotamia.state import (
     ACTION,
     CARD_NAMES,
     FREE_STEPS_PER_TURN,
+    HOLY_PER_SEAT,
     MAX_DISCOVERIES,
     MOVE,
+    OFFERINGS,
     PLACE_CHOICE,
     PLAINS,
     TARGET_CHOICE,
@@ -23,6 +27,8 @@ from games.rules.mesopotamia.state import (
     VOLCANO,
     VOLCANO_CHOICE,
     State,
+    Tile,
+    format_hex,
     seat_tribes,
     tribe_owner,
 )
@@ -40,6 +46,9 @@ IN_SUPPLY = "{tribe} is in your supply, not on the board."
 NO_MP = "You have no movement points left."
 VOLCANO_BLOCKS = "Tribes may never enter a volcano."
 NO_TILE = "There is no tile there: discover it instead."
+NO_TILE_NO_LAND = "There is no tile there, and the stack is empty: no land is left to discover."
+NO_TILE_NO_DISCOVERY = f"There is no tile there, and you have made all {MAX_DISCOVERIES} discoveries a turn allows."
+NO_TILE_AT = "There is no tile at {where}."
 TILE_THERE = "There is already a tile there: move onto it instead."
 WOOD_IN_TEMPLE = "No wood may be carried into the temple."
 MANA_SHORT = "You need {value} mana to deliver this offering and have {mana}."
@@ -48,20 +57,31 @@ STACK_EMPTY = "The stack is empty: there is no land left to discover."
 FREE_LIMIT = f"A turn allows at most {FREE_STEPS_PER_TURN} carry, drop and steal steps."
 OFFERING_STUCK = "A carried offering can only be put down by delivering it at the temple."
 NOTHING_TO_CARRY = "There is no {what} on that tile to pick up."
+ALREADY_CARRIES = "{tribe} already carries a {what}."
 NOTHING_CARRIED = "That tribe carries no resource."
+STEAL_OWN = "You cannot steal from your own tribes."
+STEAL_ELSEWHERE = "{victim} is not on {thief}'s tile: a tribe steals only on its own tile."
 STEAL_SPENT = "Each tribe may steal only once a turn."
 STEAL_HANDS_FULL = "Only an empty-handed tribe can steal."
 STEAL_MAJORITY = "You may only steal where you have more tribes than that player."
 STEAL_NOTHING = "That tribe carries no wood or stone to steal."
 ACTION_CHOSEN = "You chose another action this turn; only that one may be repeated."
 DRAW_ONCE = "You may draw only one card a turn, and it is your action."
+NO_CARD_LEFT = "There is no card left to draw: the deck and the discard pile are empty."
+NO_CARD_LEFT_REMOVED = "There is no card left to draw: the deck is empty and played cards have left the game."
 NEEDS_PLAINS = "That can only be built on a plains tile."
 NEEDS_TWO = "You need two of your tribes there."
 HUT_FULL = "A tile holds at most two huts, and none on a holy place."
+NO_MARKER = "There is no offering marker {value}: the markers are worth 2, 4, 6 and 7."
+MARKER_USED = "Your offering marker {value} is no longer in your hand (you still hold {hand})."
+NO_MARKER_LEFT = "You have no offering marker left to put under a hut."
 HUT_WOOD = "You need a wood carried by one of your tribes there (wood lying on the tile must be picked up first)."
 HOLY_EMPTY = "A holy place needs a plains tile without huts, holy places or other players' tribes."
+HOLY_NONE_LEFT = f"You have already built all {HOLY_PER_SEAT} of your holy places."
 HOLY_STONE = "You need a stone there (carried by one of your tribes or lying on the tile)."
-GROW_HUT = "Population grows only where one of your own huts stands (once per hut and turn)."
+GROW_HUT = "Population grows only where one of your own huts stands."
+GROW_USED = "Population grows once per hut and turn, and your huts on that tile have already grown it this turn."
+GROW_SUPPLY = "All your tribes are on the board: none is left in your supply to join them."
 GROW_MARKER = "No tribe may be added to a tile with an offering marker lying on it."
 NO_CARD = "You hold no {card} card that you may play now (cards drawn this turn wait for your next turn)."
 CARD_USELESS = "That card would do nothing now."
@@ -116,6 +136,8 @@ def _movement(state: State, words: list[str]) -> str:
     if tribe.load == "offering":
         return OFFERING_STUCK
     tile = state.tile_map()[tribe.pos]
+    if verb == "carry" and words[2] == tribe.load:
+        return ALREADY_CARRIES.format(tribe=words[1], what=tribe.load)
     if verb == "carry" and words[2] in ("wood", "stone") and not getattr(tile, words[2]):
         return NOTHING_TO_CARRY.format(what=words[2])
     if verb == "carry" and words[2] == "offering":
@@ -123,7 +145,7 @@ def _movement(state: State, words: list[str]) -> str:
     if verb == "drop":
         return NOTHING_CARRIED
     if verb == "steal":
-        return _stealing(state, index, parse_tribe(words[2]))
+        return _stealing(state, words[1], words[2])
     return UNREADABLE.format(move=" ".join(words))
 
 
@@ -135,7 +157,7 @@ def _stepping(state: State, verb: str, tribe, direction: str) -> str:
     tile = state.tile_map().get(step(tribe.pos, direction))
     if verb == "move":
         if tile is None:
-            return NO_TILE
+            return _no_tile(state)
         if tile.kind == VOLCANO:
             return VOLCANO_BLOCKS
         if tile.kind == TEMPLE and tribe.load == "wood":
@@ -151,7 +173,18 @@ def _stepping(state: State, verb: str, tribe, direction: str) -> str:
     return UNREADABLE.format(move=f"{verb} … {direction}")
 
 
-def _stealing(state: State, thief: int, victim: int) -> str:
+def _no_tile(state: State) -> str:
+    if not state.stack:
+        return NO_TILE_NO_LAND
+    return NO_TILE if can_discover(state) else NO_TILE_NO_DISCOVERY
+
+
+def _stealing(state: State, thief_name: str, victim_name: str) -> str:
+    thief, victim = parse_tribe(thief_name), parse_tribe(victim_name)
+    if tribe_owner(victim) == state.turn.seat:
+        return STEAL_OWN
+    if state.tribes[victim].pos != state.tribes[thief].pos:
+        return STEAL_ELSEWHERE.format(victim=victim_name, thief=thief_name)
     if thief in state.turn.stolen:
         return STEAL_SPENT
     if state.tribes[thief].load:
@@ -167,13 +200,19 @@ def _stealing(state: State, thief: int, victim: int) -> str:
 def _action(state: State, words: list[str]) -> str:
     verb = words[0]
     turn = state.turn
-    if verb == "draw":
+    if verb == "draw" and turn.action == "draw":
         return DRAW_ONCE
     if turn.action and turn.action != verb:
         return ACTION_CHOSEN
+    if verb == "draw":
+        return NO_CARD_LEFT if state.reshuffle else NO_CARD_LEFT_REMOVED
     pos = parse_hex(words[1])
-    tile = state.tile_map()[pos]
+    tile = state.tile_map().get(pos)
+    if tile is None:
+        return NO_TILE_AT.format(where=format_hex(pos))
     seat = turn.seat
+    if verb == "holy" and holy_left(state, seat) <= 0:
+        return HOLY_NONE_LEFT
     mine = [i for i in seat_tribes(seat) if state.tribes[i].pos == pos]
     if verb in ("hut", "holy") and tile.kind != PLAINS:
         return NEEDS_PLAINS
@@ -182,14 +221,39 @@ def _action(state: State, words: list[str]) -> str:
     if verb == "hut":
         if len(tile.huts) >= 2 or tile.holy is not None:
             return HUT_FULL
-        return HUT_WOOD
+        return _marker(state, int(words[2])) or HUT_WOOD
     if verb == "holy":
         if tile.huts or tile.holy is not None or len(mine) != sum(tribes_at(state)[pos]):
             return HOLY_EMPTY
         return HOLY_STONE
+    return _growing(state, tile) or UNREADABLE.format(move=" ".join(words))
+
+
+def _marker(state: State, value: int) -> str:
+    """Why ``value`` cannot go under a new hut, or "" when it can."""
+    hand = state.players[state.turn.seat].hand
+    if value not in OFFERINGS:
+        return NO_MARKER.format(value=value)
+    if not hand:
+        return NO_MARKER_LEFT
+    if value not in hand:
+        return MARKER_USED.format(value=value, hand=", ".join(map(str, hand)))
+    return ""
+
+
+def _growing(state: State, tile: Tile) -> str:
+    """Why growth is refused on ``tile`` (two own tribes there), or "" when it is not."""
+    seat = state.turn.seat
+    own = sum(hut.owner == seat for hut in tile.huts)
+    if not own:
+        return GROW_HUT
+    if own <= state.turn.grown.count(tile.pos):
+        return GROW_USED
     if any(h.offering for h in tile.huts):
         return GROW_MARKER
-    return GROW_HUT
+    if not supply_tribes(state, seat):
+        return GROW_SUPPLY
+    return ""
 
 
 def _card(state: State, words: list[str]) -> str:

@@ -270,7 +270,10 @@ def _can_build_holy(state: State, seat: int, tile: Tile, here: list[int]) -> boo
 
 def can_grow(state: State, seat: int, tile: Tile) -> bool:
     """Growth is allowed on ``tile`` (the two tribes are checked by the caller): a hut of
-    the seat's own not yet used for growth this turn, no marker lying there, a tribe in supply."""
+    the seat's own not yet used for growth this turn, no marker lying there, a tribe in supply.
+
+    ``turn.grown`` holds a tile once per growth there; a seat's huts on a tile grow in their
+    order there, so the first ``grown.count(pos)`` of them are the used ones (see ``_expel``)."""
     return (
         sum(hut.owner == seat for hut in tile.huts) > state.turn.grown.count(tile.pos)
         and not any(h.offering for h in tile.huts)
@@ -522,13 +525,14 @@ def _distribute(work: Work, index: int, kind: str, target: Hex) -> None:
         work.events.append(f"no {resource} is left to place")
         return
     existing = [t.pos for t in work.tiles if t.kind == kind and t.pos != target]
-    if amount - 1 >= len(existing):
+    short = amount < work.num_players  # the supply runs short: the mover chooses too
+    if amount - 1 >= len(existing) and not (short and existing):
         for pos in existing:
             work.from_supply(pos, resource, 1)
         work.from_supply(target, resource, amount - len(existing))
         work.events.append(f"{amount} {resource} placed")
     else:
-        # Not enough for every tile of the kind: the mover chooses where the rest goes.
+        # Not enough for one per player or for every tile of the kind: the mover chooses where the rest goes.
         work.from_supply(target, resource, 1)
         if amount > 1:
             work.set_turn(phase=PLACE_CHOICE, pending=Pending("place", index, target, resource, amount - 1))
@@ -779,14 +783,30 @@ def _target(work: Work, args: list[str]) -> None:
         work.tribes[pending.tribe] = work.tribes[pending.tribe]._replace(pos=dest)
         work.events.append(f"{_who(work)} teleports {tribe_name(pending.tribe)} to {format_hex(dest)}")
     else:
-        source = work.tile(pending.pos)
-        huts = list(source.huts)
-        hut = huts.pop(pending.hut)
-        work.put_tile(source._replace(huts=tuple(huts)))
-        target = work.tile(dest)
-        work.put_tile(target._replace(huts=(*target.huts, hut)))
-        work.events.append(f"{_who(work)} moves the hut from {format_hex(pending.pos)} to {format_hex(dest)}")
+        _expel(work, pending.pos, pending.hut, dest)
     work.set_turn(phase=pending.back, pending=None)
+
+
+def _expel(work: Work, pos: Hex, at: int, dest: Hex) -> None:
+    """Expulsion moves hut number ``at`` of ``pos`` to ``dest``. A hut that has grown the
+    population this turn takes that along: it may not grow it again on its new tile."""
+    source = work.tile(pos)
+    huts = list(source.huts)
+    hut = huts.pop(at)
+    seat = work.turn.seat
+    grown = list(work.turn.grown)
+    # The seat's huts on a tile grow in their order there (see ``can_grow``).
+    used = hut.owner == seat and sum(h.owner == seat for h in source.huts[:at]) < grown.count(pos)
+    work.put_tile(source._replace(huts=tuple(huts)))
+    target = work.tile(dest)
+    if used:
+        grown.remove(pos)
+        work.set_turn(grown=(*grown, dest))
+        # First, so that it stays a used one there (``dest`` holds at most one other hut).
+        work.put_tile(target._replace(huts=(hut, *target.huts)))
+    else:
+        work.put_tile(target._replace(huts=(*target.huts, hut)))
+    work.events.append(f"{_who(work)} moves the hut from {format_hex(pos)} to {format_hex(dest)}")
 
 
 HANDLERS = {
