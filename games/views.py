@@ -306,11 +306,17 @@ def match_replay(request, pk: int):
     state = replay_state(match, moves[:ply])
     seat_number = my_seat.number if my_seat else None
     view = game.view(state, seat_number)
+    seats = list(match.seats.all())
+    names = seat_names_at(seats, moves, ply)
+    colours = seat_colours(game.slug, view)
     context = {
         "match": match,
         "game": game,
-        "seats": (seats := list(match.seats.all())),
-        "names": seat_names_at(seats, moves, ply),
+        "seats": seats,
+        "names": names,
+        # Who played which seat (and colour) at this position: the log and board speak of both.
+        "players": [f"{names[seat.number]} ({colours[seat.number]})" if colours.get(seat.number)
+                    else names[seat.number] for seat in seats],
         "my_seat": my_seat,
         "view": view,
         "board": board_context(game.slug, view, seat_number, []),

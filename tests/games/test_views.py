@@ -257,6 +257,13 @@ def test_the_replay_names_a_seat_as_it_was_before_the_ai_took_it(alice_client, a
     assert "AI (Easy)" in board_at() and "Bob" not in board_at()
 
 
+def test_the_replay_says_who_plays_which_colour(client, alice, bob):
+    match = start_timed_match(alice, bob, game="mesopotamia")
+    client.force_login(bob)
+    page = " ".join(strip_tags(client.get(reverse("match_replay", args=[match.pk])).content.decode()).split())
+    assert "Players: Alice (Blue) · Bob (Yellow)" in page
+
+
 def test_replay_steps_through_every_position(alice_client, match, alice, bob):
     play_moves(match, {0: alice, 1: bob}, 5)
     url = reverse("match_replay", args=[match.pk])
