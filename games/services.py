@@ -414,11 +414,18 @@ SINCE_SHOWN = 12  # moves a "your turn" email lists at most, the latest
 
 def _since_your_last_move(match: Match, seat: Seat) -> dict:
     """What happened since the seat's own last move (a Mecca turn is several moves, and
-    other colours or the AI may have played several turns): the latest SINCE_SHOWN moves."""
+    other colours or the AI may have played several turns), with what the move log shows
+    between moves (the AI taking a seat, more time): the latest SINCE_SHOWN lines."""
     mine = MoveRecord.objects.filter(match=match, seat=seat.number).aggregate(last=Max("ply"))["last"]
-    since = MoveRecord.objects.filter(match=match, ply__gt=-1 if mine is None else mine).order_by("-ply")
-    lines = list(since.values_list("description", flat=True)[: SINCE_SHOWN + 1])
-    return {"since": lines[:SINCE_SHOWN][::-1], "more_before": len(lines) > SINCE_SHOWN}
+    first = 0 if mine is None else mine + 1
+    moves = MoveRecord.objects.filter(match=match, ply__gte=first).order_by("-ply")
+    events = MatchEvent.objects.filter(match=match, ply__gte=first).order_by("-ply", "-pk")  # in the log: a ply
+    # An event at ply p came after move p - 1 and before move p: newest first, a move before its events.
+    lines = sorted([(ply, 1, text) for ply, text in moves.values_list("ply", "description")[: SINCE_SHOWN + 1]]
+                   + [(ply, 0, text) for ply, text in events.values_list("ply", "reason")[: SINCE_SHOWN + 1]],
+                   reverse=True)
+    texts = [text for _ply, _order, text in lines]
+    return {"since": texts[:SINCE_SHOWN][::-1], "more_before": len(texts) > SINCE_SHOWN}
 
 
 def _start(match: Match, seats: list[Seat], *, actor: User | None) -> None:

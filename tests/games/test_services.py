@@ -186,6 +186,19 @@ def test_the_your_turn_email_lists_every_move_since_the_players_own(match, alice
     assert f"- Bob sows tile {passes}" in latest and "Alice sows" not in latest, "only what came after her own move"
 
 
+def test_the_your_turn_email_also_lists_what_the_log_shows_between_moves(alice, bob, staff):
+    match = start_timed_match(alice, bob)
+    services.move_submit(match_id=match.pk, user=alice, move="1", expected_version=0)
+    services.seat_deadline_extend(match_id=match.pk, seat_number=1, hours=5, actor=staff, reason="Travelling")
+    Notification.objects.update(sent_at=timezone.now())  # Alice read her first "your turn"
+    services.move_submit(match_id=match.pk, user=bob, move="1", expected_version=1)
+
+    body = Notification.objects.filter(user=alice, kind=Notification.Kind.YOUR_TURN).latest("pk").body
+
+    assert ("What happened since your last move:\n- Bob was given 5 more hour(s): Travelling\n- Bob sows tile 1"
+            in body)
+
+
 def test_no_email_when_the_player_switched_it_off(match, alice, bob):
     bob.turn_notice = "none"
     bob.save()
