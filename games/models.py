@@ -85,14 +85,17 @@ class Match(models.Model):
     bank_increment_days = models.PositiveSmallIntegerField(null=True, blank=True)
     bank_cap_days = models.PositiveSmallIntegerField(null=True, blank=True)
     on_timeout = models.CharField(max_length=8, choices=OnTimeout.choices, default=OnTimeout.LOSE)
-    # A finished match has at most one rematch, whoever of its players asks first.
-    rematch_of = models.OneToOneField(
-        "self", on_delete=models.SET_NULL, null=True, blank=True, related_name="rematch"
+    # A finished match has at most one rematch that is not cancelled, whoever of its players
+    # asks first; a declined or withdrawn one stays a rematch of it.
+    rematch_of = models.ForeignKey(
+        "self", on_delete=models.SET_NULL, null=True, blank=True, related_name="rematches"
     )
 
     class Meta:
         verbose_name_plural = "matches"
         indexes = [models.Index(fields=["status", "-created_at"])]
+        constraints = [models.UniqueConstraint(fields=["rematch_of"], condition=~models.Q(status="aborted"),
+                                               name="one_rematch_not_cancelled")]
 
     def __str__(self) -> str:
         return f"{self.game_obj.name} #{self.pk}"

@@ -534,11 +534,9 @@ def match_rematch(*, match_id: int, user: User, accepting: int | None = None) ->
         raise NotAllowed(NOT_YOUR_MATCH)
     if accepting is not None and Match.objects.filter(pk=accepting, status=Status.ABORTED).exists():
         raise ServiceError(REMATCH_WITHDRAWN)
-    existing = Match.objects.filter(rematch_of=match).first()
-    if existing is not None and existing.status == Status.ABORTED:
-        # Declined or withdrawn: it stays as it is, and a new rematch may be offered.
-        Match.objects.filter(pk=existing.pk).update(rematch_of=None)
-    elif existing is not None:
+    # A declined or withdrawn rematch stays as it is, and a new one may be offered.
+    existing = Match.objects.filter(rematch_of=match).exclude(status=Status.ABORTED).first()
+    if existing is not None:
         invited = existing.seats.filter(user=user, accepted=False).exists()
         if invited and existing.status == Status.OPEN:
             match_accept(match_id=existing.pk, user=user)  # asking for the rematch is saying yes to it

@@ -4,6 +4,7 @@ every seat moved round by one so that someone else starts."""
 from __future__ import annotations
 
 import pytest
+from django.db import IntegrityError, transaction
 from django.urls import reverse
 
 from games import services
@@ -51,7 +52,18 @@ def test_a_declined_rematch_can_be_offered_again(alice, bob):
 
     assert created == services.CREATED and again != declined and again.rematch_of == match
     declined.refresh_from_db()
-    assert declined.status == Status.ABORTED and declined.rematch_of is None
+    assert declined.status == Status.ABORTED and declined.rematch_of == match, "it stays a rematch of it"
+    assert list(match.rematches.order_by("pk")) == [declined, again]
+
+
+def test_the_database_keeps_one_rematch_not_cancelled_per_match(alice, bob):
+    match = finished(start_match(alice, bob), bob)
+    offered, _ = services.match_rematch(match_id=match.pk, user=bob)
+    with pytest.raises(IntegrityError, match=r"one_rematch_not_cancelled|rematch_of"), transaction.atomic():
+        Match.objects.create(game="mancala", options={}, state={}, seed=1, created_by=alice, rematch_of=match)
+    Match.objects.filter(pk=offered.pk).update(status=Status.ABORTED)
+    # Cancelled, it no longer counts: another may be made.
+    Match.objects.create(game="mancala", options={}, state={}, seed=1, created_by=alice, rematch_of=match)
 
 
 def test_a_rematch_against_the_ai_starts_at_once_with_the_same_level(alice, django_capture_on_commit_callbacks):
