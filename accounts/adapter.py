@@ -9,7 +9,7 @@ from django.conf import settings
 from django.contrib.sites.requests import RequestSite
 from django.core.mail import EmailMessage
 
-from accounts.forms import NAME_TAKEN, name_problem
+from accounts.forms import NAME_LOOKS_TAKEN, NAME_TAKEN, looks_taken, name_problem
 from accounts.models import User
 from config.mail import ReadableEmail
 
@@ -22,6 +22,8 @@ class AccountAdapter(DefaultAccountAdapter):
             raise forms.ValidationError(name_problem(username))
         if not shallow and User.objects.filter(display_name__iexact=username).exists():
             raise forms.ValidationError(NAME_TAKEN.format(name=username))
+        if not shallow and looks_taken(username, User.objects.all()):
+            raise forms.ValidationError(NAME_LOOKS_TAKEN.format(name=username))
         return username
 
     def send_mail(self, template_prefix: str, email: str, context: dict) -> None:

@@ -2,39 +2,81 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from functools import cache
 
+from confusable_homoglyphs import categories, confusables
 from django import forms
-from django.db.models import Q
+from django.db.models import Q, QuerySet
 
 from accounts.models import TIME_ZONE_CHOICES, VACATION_DAYS_PER_YEAR, User
 
 NAME_TAKEN = "Another player is already called “{name}”; choose another name."
+NAME_LOOKS_TAKEN = "“{name}” looks just like the name of another player; choose another name."
 NAME_INVISIBLE = "A name may not contain invisible or control characters."
 NAME_RESERVED = "Names that start with “AI”, “Player” or “Open seat” are how the site labels seats; choose another."
+NAME_BRACKETS = "A name may not contain brackets: the site writes them after names (“Bob (green)”, “AI (Easy)”)."
 NAME_LOOKALIKE = ("A name may not mix alphabets or use letter variants (a Cyrillic “е” among Latin letters, "
                   "“Ａｌｉｃｅ” in wide letters): such a name can pass for someone else's.")
 # "AI (Strong)", "Player 2", "player2", "AI_bot", "Open seat"; not "Aiden" or "Playful"
 SITE_LABELS = re.compile(r"(ai|players?|open ?seat)(?![^\W\d_])")
-# Scripts that are written together in one name (Japanese mixes kanji and kana, Korean may add hanja).
-EAST_ASIAN = {"CJK", "HIRAGANA", "KATAKANA", "HANGUL", "IDEOGRAPHIC"}
+BRACKETS = set("()[]{}")
+# Scripts written together in one name (Japanese mixes kanji and kana, Korean may add hanja);
+# marks such as the kana "ー" or the Hawaiian "ʻ" belong to no script ("COMMON").
+EAST_ASIAN = {"HAN", "HIRAGANA", "KATAKANA", "HANGUL"}
+NO_SCRIPT = {"COMMON", "INHERITED"}
+LOOK_ALIKE_STROKES = set("il1")  # I, l and 1 are one stroke in many fonts
 
 
 def _script(char: str) -> str:
-    script = unicodedata.name(char, "UNKNOWN").split()[0]
+    script = categories.alias(char)
     return "CJK" if script in EAST_ASIAN else script
+
+
+@cache
+def _latin_twins(char: str) -> frozenset[str]:
+    """The ASCII letters and digits ``char`` can be taken for ("а" for "a")."""
+    found = confusables.is_confusable(char, greedy=True, preferred_aliases=["latin"]) or []
+    return frozenset(h["c"].lower() for f in found for h in f["homoglyphs"] if h["c"].isascii() and h["c"].isalnum())
+
+
+def skeleton(name: str, stroke: str = "") -> str:
+    """The name as it reads: each letter that looks like an ASCII one replaced by it; a
+    non-ASCII one-stroke letter ("ӏ", "І") by ``stroke`` where given."""
+    return "".join(
+        stroke if stroke and not char.isascii() and _latin_twins(char) & LOOK_ALIKE_STROKES
+        else min(_latin_twins(char), default=char)
+        for char in name
+    )
 
 
 def name_problem(name: str) -> str:
     """Why a name (display name or username) could pass for something it is not, or ""."""
     if any(unicodedata.category(char) in ("Cc", "Cf", "Zl", "Zp") for char in name):
         return NAME_INVISIBLE  # a zero-width space makes a second "Bob"
-    if SITE_LABELS.match(" ".join(name.casefold().split())):
-        return NAME_RESERVED
-    if unicodedata.normalize("NFKC", name) != unicodedata.normalize("NFC", name):
+    if any(SITE_LABELS.match(" ".join(skeleton(name, stroke).casefold().split())) for stroke in "il"):
+        return NAME_RESERVED  # also written in look-alike letters ("АІ", "Рӏауег 2")
+    if BRACKETS & set(name):
+        return NAME_BRACKETS
+    if any(unicodedata.normalize("NFKC", char) != char for char in name if char.isalpha()):
         return NAME_LOOKALIKE  # wide, circled or ligature letters that read as plain ones
-    if len({_script(char) for char in name if char.isalpha()}) > 1:
+    if len({_script(char) for char in name if char.isalpha()} - NO_SCRIPT) > 1:
         return NAME_LOOKALIKE
     return ""
+
+
+def looks_taken(name: str, others: QuerySet[User]) -> bool:
+    """Whether ``name``, read as Latin letters where it uses look-alikes ("Аӏісе", all
+    Cyrillic), is the username or display name of one of ``others`` ("Alice")."""
+    if name.isascii():
+        return False  # the exact comparison covers it
+    classes = []
+    for char in name:
+        twins = set(_latin_twins(char))
+        if twins & LOOK_ALIKE_STROKES:
+            twins |= LOOK_ALIKE_STROKES
+        classes.append(f"[{re.escape(char)}{''.join(sorted(twins))}]" if twins else re.escape(char))
+    pattern = f"^{''.join(classes)}$"
+    return others.filter(Q(username__iregex=pattern) | Q(display_name__iregex=pattern)).exists()
 
 
 class ProfileForm(forms.ModelForm):
@@ -54,6 +96,8 @@ class ProfileForm(forms.ModelForm):
         others = User.objects.exclude(pk=self.instance.pk)
         if name and others.filter(Q(username__iexact=name) | Q(display_name__iexact=name)).exists():
             raise forms.ValidationError(NAME_TAKEN.format(name=name))
+        if name and looks_taken(name, others):
+            raise forms.ValidationError(NAME_LOOKS_TAKEN.format(name=name))
         return name
 
 

@@ -255,6 +255,9 @@ def test_profile_refuses_a_display_name_another_player_has(client, alice, bob, n
     ("player2", "how the site labels seats"), ("AI_bot", "how the site labels seats"),
     ("Bo\u0431", "may not mix alphabets"), ("Ali\u0441e", "may not mix alphabets"),  # Cyrillic б, с
     ("\uff22\uff4f\uff42", "letter variants"),  # Ｂｏｂ in wide letters
+    ("\u0410\u0406 (\u0415\u0430\u0455\u0443)", "how the site labels seats"),  # АІ (Еаѕу), all Cyrillic
+    ("Al (Strong)", "may not contain brackets"), ("Bob (green)", "may not contain brackets"),
+    ("\u0420\u04cf\u0430\u0443\u0435\u0433 2", "how the site labels seats"),  # Рӏауег 2, all Cyrillic
 ])
 def test_profile_refuses_a_display_name_that_passes_for_a_seat_label_or_hides_characters(client, alice, name, why):
     client.force_login(alice)
@@ -264,7 +267,20 @@ def test_profile_refuses_a_display_name_that_passes_for_a_seat_label_or_hides_ch
     assert alice.display_name == "Alice"
 
 
-@pytest.mark.parametrize("name", ["Aiden", "Playful", "Opener", "Kai", "José", "Ελένη", "Владимир", "山田たろう"])
+@pytest.mark.parametrize("name", ["\u0410\u04cf\u0456\u0441\u0435", "\u0410\u04c0\u0406\u0421\u0415"])  # Аӏісе, АӀІСЕ
+def test_a_name_in_look_alike_letters_of_another_players_is_refused(client, alice, carol, name):
+    """All Cyrillic, so no alphabets are mixed, yet it reads "Alice"."""
+    client.force_login(carol)
+    response = client.post(reverse("profile"), profile_data(display_name=name, webhook_url=""))
+    assert response.status_code == 400 and "looks just like the name of another player" in response.content.decode()
+    client.logout()
+    response = sign_up(client, username=name)
+    assert not User.objects.filter(username=name).exists()
+    assert "looks just like the name of another player" in response.content.decode()
+
+
+@pytest.mark.parametrize("name", ["Aiden", "Playful", "Opener", "Kai", "José", "Ελένη", "Владимир", "山田たろう",
+                                  "ターナー", "Kealiʻi", "山田\u3000太郎", "Вова", "Al"])
 def test_names_that_only_begin_like_a_label_are_fine(client, alice, name):
     client.force_login(alice)
     assert client.post(reverse("profile"), profile_data(display_name=name, webhook_url="")).status_code == 302
