@@ -274,19 +274,29 @@ def next_digest_at(user: User, now: datetime) -> datetime:
     return at if at > local else at + timedelta(days=1)
 
 
+@transaction.atomic
 def notification_settings_changed(*, user_id: int) -> None:
     """After a player changed their email settings: the pending digest goes out at the
     new hour in the new time zone, or is not needed; a player who chose the digest while
-    matches wait for them gets one. (Messages already written are checked against the
-    settings when they are sent.)"""
+    matches wait for them gets one. The reminders of the turns running now are those the
+    player asks for now (at half time, 80 %, ... of each turn; none that would be late).
+    (Messages already written are checked against the settings when they are sent.)"""
     user = User.objects.get(pk=user_id)
     now = timezone.now()
-    Notification.objects.filter(
-        Q(claimed_until__isnull=True) | Q(claimed_until__lt=now),
-        user=user, kind=Notification.Kind.DIGEST, sent_at__isnull=True,
-    ).delete()
+    unclaimed = Notification.objects.filter(
+        Q(claimed_until__isnull=True) | Q(claimed_until__lt=now), user=user, sent_at__isnull=True)
+    unclaimed.filter(kind=Notification.Kind.DIGEST).delete()
     if user.turn_notice == TurnNotice.DIGEST and selectors.matches_to_act(user):
         _digest_schedule(user, now)
+    unclaimed.filter(kind=Notification.Kind.REMINDER).delete()
+    running = Seat.objects.filter(user=user, to_act=True, deadline__isnull=False, turn_started_at__isnull=False,
+                                  match__status=Status.ACTIVE).select_related("match", "user")
+    for seat in running:
+        for percent in user.reminder_percents:
+            due = seat.turn_started_at + (seat.deadline - seat.turn_started_at) * percent / 100
+            if due > now:
+                _notify(user, seat.match, Notification.Kind.REMINDER, "reminder", {"deadline": seat.deadline},
+                        due_at=due)
 
 
 def _digest_schedule(user: User, now: datetime) -> None:
@@ -896,6 +906,8 @@ def _skip_reason(notification: Notification, now: datetime) -> str:
     changed their email settings since it was written, and a "your turn" or a reminder
     may be out of date."""
     kind = notification.kind
+    if kind == Notification.Kind.REMINDER and not notification.user.reminders:
+        return "The player turned reminders off."  # by email and webhook alike, as when they are written
     if (notification.channel == Notification.Channel.EMAIL and kind != Notification.Kind.DIGEST
             and not _email_wanted(notification.user, kind)):
         return "The player turned these emails off."

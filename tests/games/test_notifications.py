@@ -139,6 +139,43 @@ def test_reminders_written_before_the_player_turned_them_off_are_not_sent(clock,
     assert alice.reminders == ""
 
 
+def test_changed_reminder_settings_count_for_the_turn_running_now(clock, alice, bob, client):
+    started = clock.now
+    match = start_timed_match(alice, bob)  # two days per move; Alice has reminders at 50 and 80 %
+    settle(clock)
+    client.force_login(alice)
+    settings_with = {"display_name": "", "time_zone": "UTC", "turn_notice": "instant", "digest_hour": "8",
+                     "webhook_url": ""}
+
+    client.post(reverse("profile"), {**settings_with, "reminders": "80"})  # half time no more
+    due = list(Notification.objects.filter(user=alice, match=match, kind=Notification.Kind.REMINDER,
+                                           sent_at__isnull=True).values_list("due_at", flat=True))
+    assert due == [started + timedelta(days=1.6)]
+
+    clock.advance(days=1, hours=1)
+    client.post(reverse("profile"), {**settings_with, "reminders": "50,80,95"})  # half time has passed
+    due = sorted(Notification.objects.filter(user=alice, match=match, kind=Notification.Kind.REMINDER,
+                                             sent_at__isnull=True).values_list("due_at", flat=True))
+    assert due == [started + timedelta(days=1.6), started + timedelta(days=1.9)], "none late, none twice"
+
+
+def test_reminders_turned_off_are_not_posted_to_the_webhook_either(clock, alice, bob, webhook):
+    alice.webhook_url = webhook.url
+    alice.save()
+    start_timed_match(alice, bob)
+    assert Notification.objects.filter(user=alice, kind=Notification.Kind.REMINDER, channel="webhook").count() == 2
+    settle(clock)
+    alice.reminders = ""  # as the profile or the unsubscribe link saves it
+    alice.save()
+
+    clock.advance(days=2)
+    tasks.sweep_notifications()
+
+    reminders = Notification.objects.filter(user=alice, kind=Notification.Kind.REMINDER)
+    assert set(reminders.values_list("outcome", flat=True)) == {Notification.Outcome.SKIPPED}
+    assert not [body for body in webhook.bodies if "Time is running out" in str(body)]
+
+
 def test_a_changed_digest_hour_or_time_zone_moves_the_waiting_digest(clock, alice, bob, client):
     bob.turn_notice, bob.digest_hour, bob.time_zone = "digest", 8, "UTC"
     bob.save()
