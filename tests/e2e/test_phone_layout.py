@@ -32,6 +32,13 @@ OVERFLOWING = """() => {
         .filter(e => e.getBoundingClientRect().right > width + 1 && !inScrollBox(e))
         .slice(0, 5).map(e => `${e.tagName.toLowerCase()}.${e.getAttribute("class")}`);
 }"""
+# Cells holding a number whose digits were broken over two lines ("17" above "3").
+SPLIT_NUMBERS = """() => [...document.querySelectorAll("main td:not(.jx-cell)")].filter(td => {
+    if (!/^\\s*[+-]?\\d+\\s*$/.test(td.textContent)) return false;
+    const range = document.createRange();
+    range.selectNodeContents(td);
+    return new Set([...range.getClientRects()].map(rect => Math.round(rect.top))).size > 1;
+}).map(td => td.textContent.trim())"""
 SEED = 5  # every match gets it: the finished 8-player Jeexa then has a puzzle wider than a phone
 # The largest tables, all human (nobody waits for an AI task), the viewer to play first.
 GAMES = {"mancala": 2, "mecca": 6, "jeexa": 8, "mesopotamia": 4}
@@ -82,4 +89,5 @@ def test_no_page_scrolls_sideways_on_a_phone(phone, live_server, db, monkeypatch
         assert phone.evaluate("document.documentElement.scrollWidth") <= PHONE["width"], path
         if found := phone.evaluate(OVERFLOWING):
             too_wide[path] = found
+        assert phone.evaluate(SPLIT_NUMBERS) == [], path
     assert too_wide == {}, f"wider than {PHONE['width']} px: {too_wide}"
