@@ -50,6 +50,8 @@ log = logging.getLogger(__name__)
 
 NOT_IN_PLAY = "This match is not in play any more."
 NOT_STARTED = "This match has not started yet: it is waiting for players."
+RESIGN_BEFORE_START = ("This match has not started yet, so there is nothing to resign: decline the invitation, "
+                       "or withdraw the match if you created it.")
 ALREADY_ENDED = {  # why staff cannot abort a match
     Status.ABORTED: "This match is already cancelled.",
     Status.FINISHED: "This match is already over; there is nothing to abort.",
@@ -435,7 +437,7 @@ def _since_your_last_move(match: Match, seat: Seat) -> dict:
                    + [(ply, 0, text) for ply, text in events.values_list("ply", "reason")[: SINCE_SHOWN + 1]],
                    reverse=True)
     texts = [text for _ply, _order, text in lines]
-    return {"since": texts[:SINCE_SHOWN][::-1], "more_before": len(texts) > SINCE_SHOWN}
+    return {"since": texts[:SINCE_SHOWN][::-1], "more_before": len(texts) > SINCE_SHOWN, "first_turn": mine is None}
 
 
 def _start(match: Match, seats: list[Seat], *, actor: User | None) -> None:
@@ -713,7 +715,7 @@ def match_resign(*, match_id: int, user: User) -> Match:
     """Two players: the other one wins. More: the AI takes the seat and plays on."""
     match = _lock_match(match_id)
     if match.status != Status.ACTIVE:
-        raise ServiceError(NOT_IN_PLAY)
+        raise ServiceError(RESIGN_BEFORE_START if match.status == Status.OPEN else NOT_IN_PLAY)
     seats = _seats_locked(match)
     seat = _seat_of(seats, user)
     if seat is None:

@@ -107,6 +107,7 @@ def test_reminders_go_out_at_half_and_80_percent_of_the_time_and_stop_when_the_p
     assert tasks.sweep_notifications() == 1
     assert tasks.sweep_notifications() == 0, "sent once"
     assert [m.subject for m in mail.outbox] == [f"Time is running out in {match}"]
+    assert "When it runs out: you lose the match." in mail.outbox[0].body
 
     services.move_submit(match_id=match.pk, user=alice, move="1", expected_version=0)
     assert not Notification.objects.filter(user=alice, kind=Notification.Kind.REMINDER, sent_at__isnull=True).exists()

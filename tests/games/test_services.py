@@ -89,6 +89,8 @@ def test_answers_pressed_by_the_wrong_person_say_what_to_do_instead(alice, bob, 
         services.match_join(match_id=match.pk, user=bob)
     with pytest.raises(services.MoveRejected, match=r"^This match has not started yet"):
         services.move_submit(match_id=match.pk, user=alice, move="roll", expected_version=0)
+    with pytest.raises(services.ServiceError, match=r"^This match has not started yet, so there is nothing to resign"):
+        services.match_resign(match_id=match.pk, user=bob)
     match.refresh_from_db()
     assert match.status == Status.OPEN and [seat.user for seat in match.seats.all()] == [alice, bob, None]
 
@@ -174,7 +176,7 @@ def test_the_your_turn_email_lists_every_move_since_the_players_own(match, alice
     services.move_submit(match_id=match.pk, user=alice, move="3", expected_version=0)
     services.move_submit(match_id=match.pk, user=alice, move="1", expected_version=1)
     body = Notification.objects.get(user=bob, kind=Notification.Kind.YOUR_TURN).body
-    assert ("What happened since your last move:\n- Alice sows tile 3: 4 coins and moves again.\n"
+    assert ("What happened so far:\n- Alice sows tile 3: 4 coins and moves again.\n"  # Bob has not moved yet
             "- Alice sows tile 1") in body
     Notification.objects.update(sent_at=timezone.now())  # an unsent notice of the same kind would stand for the next
     match.refresh_from_db()
