@@ -224,7 +224,8 @@ class MatchAdmin(SecretsNotFiltered, admin.ModelAdmin):
         def replace(match, data):
             services.seat_replace_by_ai(match_id=match.pk, seat_number=data["seat"] - 1, level=data["level"],
                                         actor=request.user, reason=data["reason"])
-            return f"Match {match.pk}: seat {data['seat']} is the AI's."
+            level = match.game_obj.ai_levels.get(data["level"], data["level"])
+            return f"Match {match.pk}: the AI ({level}) plays seat {data['seat']}."
 
         return self._form_action(request, queryset, ReplaceSeatForm, "replace_seat_by_ai",
                                  "Replace a seat by the AI", replace)

@@ -7,6 +7,7 @@ import re
 from datetime import timedelta
 
 import pytest
+from django.contrib.messages import get_messages
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
@@ -199,6 +200,7 @@ def test_the_replace_seat_action_asks_which_seat_then_hands_it_to_the_ai(staff_c
         response = staff_client.post(CHANGELIST, {**chosen, "apply": "Replace the seat", "seat": "1", "level": "1",
                                                   "reason": "Alice left the site"})
     assert response.status_code == 302
+    assert [str(m) for m in get_messages(response.wsgi_request)] == [f"Match {match.pk}: the AI (Easy) plays seat 1."]
     seat = Seat.objects.get(match=match, number=0)
     assert (seat.user, seat.ai_level, seat.accepted) == (None, 1, True)
     event = MatchEvent.objects.filter(match=match).last()

@@ -462,6 +462,9 @@ def test_a_declined_invitation_shows_a_cancelled_match_with_nobody_still_invited
 
     page = " ".join(strip_tags(response.content.decode()).split())
     assert "This match was cancelled." in page and "Bob declined the invitation, so the match is cancelled." in page
+    client.force_login(alice)
+    mine = " ".join(strip_tags(client.get(reverse("dashboard")).content.decode()).split())
+    assert f"Mancala #{match.pk}" in mine and "Cancelled" in mine and "Aborted" not in mine
     assert "invited" not in page and "aborted" not in page
 
 
