@@ -64,18 +64,23 @@ def name_problem(name: str) -> str:
     return ""
 
 
+def _reads_as(char: str) -> set[str]:
+    """Every character ``char`` can be taken for, itself included: its ASCII twins ("а"
+    for "a"), and the other letters that look like those ("а", "ɑ", "α" for "a")."""
+    twins = {char.lower()} if char.isascii() else set(_latin_twins(char))
+    if not char.isascii() and twins & LOOK_ALIKE_STROKES:
+        twins |= LOOK_ALIKE_STROKES
+    alike = {char, *twins, *(twin.upper() for twin in twins)}
+    for twin in list(alike):
+        alike |= {h["c"] for h in confusables.confusables_data.get(twin, []) if h["c"].isalpha()}
+    return alike
+
+
 def looks_taken(name: str, others: QuerySet[User]) -> bool:
-    """Whether ``name``, read as Latin letters where it uses look-alikes ("Аӏісе", all
-    Cyrillic), is the username or display name of one of ``others`` ("Alice")."""
-    if name.isascii():
-        return False  # the exact comparison covers it
-    classes = []
-    for char in name:
-        twins = set(_latin_twins(char))
-        if twins & LOOK_ALIKE_STROKES:
-            twins |= LOOK_ALIKE_STROKES
-        classes.append(f"[{re.escape(char)}{''.join(sorted(twins))}]" if twins else re.escape(char))
-    pattern = f"^{''.join(classes)}$"
+    """Whether ``name`` reads as the username or display name of one of ``others`` written
+    in other, look-alike letters: "Аӏісе" (all Cyrillic) as "Alice", or "Top" as "Тор"."""
+    classes = "".join(f"[{''.join(re.escape(c) for c in sorted(_reads_as(char)))}]" for char in name)
+    pattern = f"^{classes}$"
     return others.filter(Q(username__iregex=pattern) | Q(display_name__iregex=pattern)).exists()
 
 

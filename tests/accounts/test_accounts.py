@@ -279,6 +279,14 @@ def test_a_name_in_look_alike_letters_of_another_players_is_refused(client, alic
     assert "looks just like the name of another player" in response.content.decode()
 
 
+def test_a_latin_name_that_reads_as_another_players_name_in_other_letters_is_refused(client, alice, db):
+    make_user("tor", display_name="\u0422\u043e\u0440")  # Тор, all Cyrillic: it reads "Top"
+    client.force_login(alice)
+    response = client.post(reverse("profile"), profile_data(display_name="Top", webhook_url=""))
+    assert response.status_code == 400 and "looks just like the name of another player" in response.content.decode()
+    assert client.post(reverse("profile"), profile_data(display_name="Tip", webhook_url="")).status_code == 302
+
+
 @pytest.mark.parametrize("name", ["Aiden", "Playful", "Opener", "Kai", "José", "Ελένη", "Владимир", "山田たろう",
                                   "ターナー", "Kealiʻi", "山田\u3000太郎", "Вова", "Al"])
 def test_names_that_only_begin_like_a_label_are_fine(client, alice, name):
