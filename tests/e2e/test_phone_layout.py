@@ -90,4 +90,7 @@ def test_no_page_scrolls_sideways_on_a_phone(phone, live_server, db, monkeypatch
         if found := phone.evaluate(OVERFLOWING):
             too_wide[path] = found
         assert phone.evaluate(SPLIT_NUMBERS) == [], path
+        # A score table fits without scrolling, long name and all.
+        assert phone.evaluate("[...document.querySelectorAll('.jx-table, .mecca-scores')].filter("
+                              "t => t.scrollWidth > t.clientWidth + 1).length") == 0, path
     assert too_wide == {}, f"wider than {PHONE['width']} px: {too_wide}"

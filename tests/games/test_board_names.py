@@ -40,3 +40,16 @@ def test_finished_boards_name_the_players(slug, table):
     assert not re.search(r">\s*P\d", part), "no bare P1, P2 …"
     if slug == "mecca":
         assert "Alice (you)" in part, "the viewer's own line"
+
+
+def test_the_mesopotamia_status_counts_one_movement_point_in_the_singular():
+    game = get_game("mesopotamia")
+    state = game.initial_state(2, {}, 3)
+    seat = game.to_act(state)[0]
+    state = game.apply(state, seat, next(m for m in game.legal_moves(state, seat) if m.startswith("move")))
+    view = game.view(state, seat)
+    assert view["turn"]["mp"] == 1
+    html = render_to_string("games/boards/mesopotamia.html", {
+        "view": view, "board": board_context("mesopotamia", view, seat, []), "match": SimpleNamespace(pk=1, version=0),
+        "names": NAMES, "legal": []})
+    assert "1</span> movement point left" in html
