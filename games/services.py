@@ -294,11 +294,7 @@ def notification_settings_changed(*, user_id: int) -> None:
     running = Seat.objects.filter(user=user, to_act=True, deadline__isnull=False, turn_started_at__isnull=False,
                                   match__status=Status.ACTIVE).select_related("match", "user")
     for seat in running:
-        for percent in user.reminder_percents:
-            due = seat.turn_started_at + (seat.deadline - seat.turn_started_at) * percent / 100
-            if due > now:
-                _notify(user, seat.match, Notification.Kind.REMINDER, "reminder", {"deadline": seat.deadline},
-                        due_at=due)
+        _schedule_reminders(seat.match, seat, seat.turn_started_at, now=now)
 
 
 def _digest_schedule(user: User, now: datetime) -> None:
@@ -366,11 +362,14 @@ def _clock_stop(match: Match, seat: Seat, now: datetime, *, turn_done: bool) -> 
     return True
 
 
-def _schedule_reminders(match: Match, seat: Seat, now: datetime) -> None:
-    """Reminder rows due when the given share of the time from ``now`` to the deadline is used."""
+def _schedule_reminders(match: Match, seat: Seat, since: datetime, *, now: datetime | None = None) -> None:
+    """Reminder rows due when the given share of the time from ``since`` to the deadline is
+    used; none already due at ``now`` (when given)."""
     for percent in seat.user.reminder_percents:
-        due = now + (seat.deadline - now) * percent / 100
-        _notify(seat.user, match, Notification.Kind.REMINDER, "reminder", {"deadline": seat.deadline}, due_at=due)
+        due = since + (seat.deadline - since) * percent / 100
+        if now is None or due > now:
+            _notify(seat.user, match, Notification.Kind.REMINDER, "reminder", {"deadline": seat.deadline},
+                    due_at=due)
 
 
 def _update_clocks(match: Match, seats: list[Seat], *, before: set[int], after: set[int]) -> None:
@@ -613,6 +612,12 @@ def match_join(*, match_id: int, user: User) -> Match:
     return match
 
 
+def _already_answered(match: Match, user: User) -> ServiceError:
+    """Accept or Decline pressed by someone whose seat is taken already: its creator, or an
+    invited player who said yes before."""
+    return ServiceError(YOUR_OWN_MATCH if match.created_by_id == user.pk else ALREADY_ACCEPTED)
+
+
 @transaction.atomic
 def match_accept(*, match_id: int, user: User) -> Match:
     match = _lock_match(match_id)
@@ -623,7 +628,7 @@ def match_accept(*, match_id: int, user: User) -> Match:
     if seat is None:
         raise NotAllowed(NO_INVITATION)
     if seat.accepted:
-        raise ServiceError(YOUR_OWN_MATCH if match.created_by_id == user.pk else ALREADY_ACCEPTED)
+        raise _already_answered(match, user)
     seat.accepted = True
     seat.save(update_fields=["accepted"])
     _record_event(match, reason=f"{user.public_name} accepted the invitation.", actor=user)
@@ -641,7 +646,7 @@ def match_decline(*, match_id: int, user: User) -> Match:
     if seat is None:
         raise NotAllowed(NO_INVITATION)
     if seat.accepted:
-        raise ServiceError(YOUR_OWN_MATCH if match.created_by_id == user.pk else ALREADY_ACCEPTED)
+        raise _already_answered(match, user)
     why = f"{user.public_name} declined the invitation, so the match is cancelled."
     _set_status(match, Status.ABORTED, reason=why, actor=user, in_log=True)
     match.save(update_fields=["status"])

@@ -51,10 +51,16 @@ def present(view: dict, seat: int | None, legal: list[str]) -> dict:
         "choosing_direction": any(option["direction"] for options in moves_by_tile.values() for option in options),
         "directions": DIRECTIONS,
         "uncounted": _uncounted(view),
-        # Ethiopian: warn once a stall gets long (no random game went past 16 moves).
-        "stall": {"moves": quiet, "left": STALL_LIMIT - quiet} if (
-            quiet := view.get("quiet_moves", 0)) >= STALL_WARNING and view["variant"] == ETHIOPIAN else None,
+        "stall": _stall(view),
     }
+
+
+def _stall(view: dict) -> dict | None:
+    """Ethiopian: how long no coin was banked, once it gets long (no random game went past 16)."""
+    quiet = view.get("quiet_moves", 0)
+    if view["variant"] != ETHIOPIAN or quiet < STALL_WARNING:
+        return None
+    return {"moves": quiet, "left": STALL_LIMIT - quiet}
 
 
 def _option(number: int, move: str, coins: int) -> dict:
