@@ -47,6 +47,23 @@ def test_sign_up_refuses_a_username_that_is_another_players_display_name(client,
     assert "Another player is already called “dora”; choose another name." in response.content.decode()
 
 
+def test_a_field_error_sits_with_its_own_field_below_its_label(client, db):
+    """Each error is inside its field's block, after the label (the sign-up page showed the
+    username's error above "Username", where it read as the email's), and the input names it
+    for screen readers."""
+    make_user("dorothy", display_name="Dora")
+    page = sign_up(client).content.decode()
+    block = re.search(r'<div[^>]*>((?:(?!</div>).)*?id="id_username_error".*?)</div>', page, re.S)
+    assert block, "the username's error is inside a field block"
+    field = block.group(1)
+    assert field.index('<label for="id_username"') < field.index('id="id_username_error"')
+    assert re.search(r'<input[^>]*aria-describedby="[^"]*id_username_error', field)
+    profile_user = make_user("erin")
+    client.force_login(profile_user)
+    page = client.post(reverse("profile"), {"display_name": "Dora"}).content.decode()
+    assert re.search(r'<label for="id_display_name".*?id="id_display_name_error"', page, re.S)
+
+
 def test_confirming_the_email_logs_the_player_in(client, db):
     sign_up(client)
     confirm_url = link_in(mail.outbox[0])
