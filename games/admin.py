@@ -9,6 +9,7 @@ from django import forms
 from django.contrib import admin, messages
 from django.db.models import Prefetch
 from django.shortcuts import render
+from django.template.defaultfilters import pluralize
 from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.html import format_html
@@ -262,7 +263,9 @@ class NotificationAdmin(admin.ModelAdmin):
                 self.message_user(request, f"Notification {notification.pk}: {error.message}", messages.WARNING)
             else:
                 queued += 1
-        self.message_user(request, f"{queued} notification(s) queued again, to be sent as they were written.")
+        self.message_user(
+            request, f"{queued} notification{pluralize(queued)} queued again, to be sent as they were written."
+        )
 
 
 @admin.register(MoveRecord)

@@ -19,6 +19,7 @@ from functools import partial
 from django.conf import settings
 from django.db import connection, transaction
 from django.db.models import Case, F, Max, Q, Value, When
+from django.template.defaultfilters import pluralize
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
@@ -91,7 +92,7 @@ UNKNOWN_TIME_CONTROL = "There is no such time control."
 NO_RUNNING_CLOCK = "That seat has no clock running."
 EXTENSION_NEEDS_REASON = "Say why the deadline is extended."
 ALREADY_ON_VACATION = "You are on vacation already."
-VACATION_TOO_LONG = "You have {left} vacation day(s) left this year."
+VACATION_TOO_LONG = "You have {left} vacation day{s} left this year."
 
 # A player seen on the match page this recently gets no "your turn" message about it.
 PRESENCE_SECONDS = 90
@@ -1040,7 +1041,7 @@ def seat_deadline_extend(*, match_id: int, seat_number: int, hours: int, actor: 
     else:
         seat.paused_seconds += hours * 3600
     seat.save(update_fields=["deadline", "paused_seconds"])
-    _record_event(match, reason=f"{seat.occupant_name} was given {hours} more hour(s): {reason.strip()}",
+    _record_event(match, reason=f"{seat.occupant_name} was given {hours} more hour{pluralize(hours)}: {reason.strip()}",
                   actor=actor, in_log=True)
     return seat
 
@@ -1062,7 +1063,7 @@ def vacation_start(*, user_id: int, days: int) -> User:
         user.vacation_year, user.vacation_days_used = now.year, 0
     left = VACATION_DAYS_PER_YEAR - user.vacation_days_used
     if not 1 <= days <= left:
-        raise ServiceError(VACATION_TOO_LONG.format(left=left))
+        raise ServiceError(VACATION_TOO_LONG.format(left=left, s=pluralize(left)))
     user.vacation_started_at, user.vacation_until = now, now + timedelta(days=days)
     user.vacation_days_used += days
     user.save(update_fields=["vacation_started_at", "vacation_until", "vacation_year", "vacation_days_used"])

@@ -260,7 +260,7 @@ def test_a_resent_digest_goes_out_as_written_even_with_another_digest_waiting(st
     assert response.status_code == 200
     texts = [str(message) for message in response.context["messages"]]
     assert any(text.startswith(f"Notification {never_written.pk}: It has no text to send again") for text in texts)
-    assert "1 notification(s) queued again, to be sent as they were written." in texts
+    assert "1 notification queued again, to be sent as they were written." in texts
     copy = Notification.objects.get(resent_from=sent)
     assert services.notification_send(notification_id=copy.pk)  # not re-rendered, not skipped
     copy.refresh_from_db()
@@ -328,7 +328,7 @@ def test_staff_see_the_clocks_and_pending_notifications_and_extend_a_deadline_wi
     assert response.status_code == 200
     assert Seat.objects.get(match=match, number=0).deadline == deadline + timedelta(hours=48)
     event = MatchEvent.objects.filter(match=match).last()
-    assert event.actor == staff and "48 more hour(s): Hospital stay" in event.reason
+    assert event.actor == staff and "48 more hours: Hospital stay" in event.reason
     due = Notification.objects.filter(match=match, kind="reminder", sent_at__isnull=True).order_by("due_at")
     assert due.first().due_at > clock.now + timedelta(days=1), "reminders follow the new deadline"
     until = timezone.localtime(deadline + timedelta(hours=48)).strftime("%-d %B %Y, %H:%M")

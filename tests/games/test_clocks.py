@@ -196,7 +196,7 @@ def test_the_vacation_allowance_is_thirty_days_a_year_and_early_returns_give_day
     services.vacation_end(user_id=alice.pk)
     alice.refresh_from_db()
     assert alice.vacation_days_used == 6, "14 whole days unused go back"
-    with pytest.raises(services.ServiceError, match="24 vacation day"):
+    with pytest.raises(services.ServiceError, match=r"You have 24 vacation days left this year\."):
         services.vacation_start(user_id=alice.pk, days=25)
 
 
@@ -208,7 +208,9 @@ def test_staff_extend_a_deadline_with_a_recorded_reason(clock, alice, bob, staff
     services.seat_deadline_extend(match_id=match.pk, seat_number=0, hours=24, actor=staff, reason="Power cut")
     assert seat(match, 0).deadline == before + timedelta(hours=24)
     event = MatchEvent.objects.get(match=match, actor=staff)
-    assert "24 more hour(s): Power cut" in event.reason and event.ply == 0
+    assert "24 more hours: Power cut" in event.reason and event.ply == 0
+    services.seat_deadline_extend(match_id=match.pk, seat_number=0, hours=1, actor=staff, reason="Storm")
+    assert MatchEvent.objects.filter(match=match, reason__endswith="was given 1 more hour: Storm").exists()
     with pytest.raises(services.ServiceError, match="no clock"):
         services.seat_deadline_extend(match_id=match.pk, seat_number=1, hours=1, actor=staff, reason="x")
 
@@ -219,7 +221,7 @@ def test_an_extension_for_a_long_name_with_a_long_reason_is_recorded_whole(clock
     reason = "The player's internet provider failed for two days; confirmed by email. " * 2  # 144 characters
     services.seat_deadline_extend(match_id=match.pk, seat_number=0, hours=48, actor=staff, reason=reason)
     event = MatchEvent.objects.get(match=match, actor=staff)
-    assert event.reason == f"{'n' * 150} was given 48 more hour(s): {reason.strip()}"
+    assert event.reason == f"{'n' * 150} was given 48 more hours: {reason.strip()}"
 
 
 def test_the_dashboard_puts_the_your_turn_match_with_least_time_first(clock, alice, bob, client):

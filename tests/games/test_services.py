@@ -197,7 +197,7 @@ def test_the_your_turn_email_also_lists_what_the_log_shows_between_moves(alice, 
 
     body = Notification.objects.filter(user=alice, kind=Notification.Kind.YOUR_TURN).latest("pk").body
 
-    assert ("What happened since your last move:\n- Bob was given 5 more hour(s): Travelling\n- Bob sows tile 1"
+    assert ("What happened since your last move:\n- Bob was given 5 more hours: Travelling\n- Bob sows tile 1"
             in body)
 
 
