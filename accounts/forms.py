@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+import zoneinfo
 from functools import cache
 
 from confusable_homoglyphs import categories, confusables
@@ -92,6 +93,13 @@ class ProfileForm(forms.ModelForm):
         model = User
         fields = ["display_name", "time_zone", "turn_notice", "digest_hour", "reminders", "webhook_url"]
         widgets = {"digest_hour": forms.NumberInput(attrs={"max": 23})}  # the browser checks it too
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        current = self.instance.time_zone
+        if current not in dict(TIME_ZONE_CHOICES) and current in zoneinfo.available_timezones():
+            # Chosen from an older list ("Asia/Calcutta"): the player keeps it until he picks another.
+            self.fields["time_zone"].choices = sorted([*TIME_ZONE_CHOICES, (current, current.replace("_", " "))])
 
     def clean_display_name(self) -> str:
         # Other players see this name and invite by it: it must not pass for someone else.

@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import zoneinfo
 from collections.abc import Iterable
+from pathlib import Path
 
 from django.contrib.auth.models import AbstractUser
 from django.core.validators import MaxValueValidator, URLValidator
@@ -9,10 +10,23 @@ from django.db import models
 from django.db.models import Q
 from django.utils import timezone
 
-# Places ("Europe/Paris") and UTC; not the system's own entries ("localtime", "Factory") or
-# old aliases without a region ("Japan", "EST5EDT").
-TIME_ZONE_CHOICES = [(name, name.replace("_", " ")) for name in sorted(zoneinfo.available_timezones())
-                     if name == "UTC" or ("/" in name and not name.startswith(("Etc/", "posix/", "right/")))]
+
+def _time_zone_names() -> set[str]:
+    """Places people live in, and UTC. The tz database's zone.tab lists each country's zones by
+    today's names ("Asia/Kolkata", not the old alias "Asia/Calcutta"); a machine without it
+    offers every "Region/Place" it knows, never the system's own entries ("localtime",
+    "Factory") or region-less aliases ("Japan", "EST5EDT")."""
+    known = zoneinfo.available_timezones()
+    for directory in zoneinfo.TZPATH:
+        table = Path(directory) / "zone.tab"
+        if table.is_file():
+            rows = (line.split("\t") for line in table.read_text().splitlines() if not line.startswith("#"))
+            return {row[2] for row in rows if len(row) > 2 and row[2] in known} | {"UTC"}
+    system = ("Etc/", "posix/", "right/")
+    return {name for name in known if name == "UTC" or ("/" in name and not name.startswith(system))}
+
+
+TIME_ZONE_CHOICES = [(name, name.replace("_", " ")) for name in sorted(_time_zone_names())]
 # Reminders before a clock runs out, as the share of the turn's time already used.
 REMINDER_CHOICES = [
     ("", "No reminders"),

@@ -147,6 +147,21 @@ def test_profile_refuses_an_unknown_time_zone(client, alice, zone):
     assert alice.time_zone == "UTC"
 
 
+def test_the_time_zone_list_has_todays_names_and_a_stored_old_alias_stays_selectable(client, alice, bob):
+    client.force_login(alice)
+    page = client.get(reverse("profile")).content.decode()
+    assert 'value="Asia/Kolkata"' in page and 'value="Asia/Calcutta"' not in page, "one name per place"
+    assert client.post(reverse("profile"), profile_data(time_zone="Asia/Calcutta")).status_code == 400
+    bob.time_zone = "Asia/Calcutta"  # chosen when the list still offered it
+    bob.save()
+    client.force_login(bob)
+    assert 'value="Asia/Calcutta" selected' in client.get(reverse("profile")).content.decode()
+    response = client.post(reverse("profile"), {**profile_data(time_zone="Asia/Calcutta"), "display_name": "Bob"})
+    assert response.status_code == 302
+    bob.refresh_from_db()
+    assert bob.time_zone == "Asia/Calcutta"
+
+
 def test_a_refused_profile_keeps_the_typed_values_in_the_form_only(client, alice):
     client.force_login(alice)
     response = client.post(reverse("profile"), {"display_name": "Davey", "time_zone": "UTC", "turn_notice": "now",
