@@ -56,11 +56,12 @@ def present(view: dict, seat: int | None, legal: list[str]) -> dict:
 
 
 def _stall(view: dict) -> dict | None:
-    """Ethiopian: how long no coin was banked, once it gets long (no random game went past 16)."""
+    """Ethiopian: how long no coin was banked, once it gets long (no random game went past 16),
+    and whether that ended the game."""
     quiet = view.get("quiet_moves", 0)
-    if view["variant"] != ETHIOPIAN or quiet < STALL_WARNING:
+    if view["variant"] != ETHIOPIAN or quiet < STALL_WARNING or (view["over"] and quiet < STALL_LIMIT):
         return None
-    return {"moves": quiet, "left": STALL_LIMIT - quiet}
+    return {"moves": quiet, "left": STALL_LIMIT - quiet, "ended": quiet >= STALL_LIMIT}
 
 
 def _option(number: int, move: str, coins: int) -> dict:

@@ -183,6 +183,17 @@ def test_a_long_ethiopian_stall_is_counted_down_on_the_board(client, alice, bob,
     assert [" ".join(node.text.split()) for node in stall] == ([shown] if shown else [])
 
 
+def test_a_game_the_stall_rule_ended_says_so_on_the_board_without_a_countdown(client, alice, bob):
+    match = with_state(start_match(alice, bob, variant="ethiopian"), quiet_moves=49)
+    services.move_submit(match_id=match.pk, user=alice, move="1l", expected_version=match.version)
+    match.refresh_from_db()
+    assert match.status == Status.FINISHED, "the 50th move in a row that banks no coin ends the game"
+    board = board_of(client, bob, match)
+    stall = board.find_all(lambda node: node.attrs.get("data-testid") == "stall")
+    assert [" ".join(node.text.split()) for node in stall] == [
+        "50 moves in a row banked no coin, so the game ended and each player banked the coins on his own tiles."]
+
+
 def finished_by_the_last_move(match: Match, user, tiles, mancalas, move: str) -> Match:
     """Play ``move`` from a position one move before the end: the match finishes as in play."""
     with_state(match, tiles=tiles, mancalas=mancalas)

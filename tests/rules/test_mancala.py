@@ -226,6 +226,7 @@ def test_ethiopian_a_game_that_banks_nothing_for_50_moves_ends_and_each_player_b
         "50 moves in a row banked no coin, so the game ends and each player banks the coins on his own tiles.")
     state = play(state, last)
     assert state.over and state.tiles == ((0,) * 6, (0,) * 6) and state.mancalas == (22 + 2, 19 + 5)
+    assert state.quiet_moves == STALL_LIMIT, "the count that ended the game stays, for the board to say so"
     assert GAME.outcome(state).winners == (0, 1), "24 each: a draw"
 
 

@@ -71,7 +71,7 @@ class Mancala(Game):
 
     def _apply(self, state: State, seat: int, move: str) -> State:
         turn = self._play(state, seat, move)
-        return state_from_board(state, turn.board, turn.to_move, turn.over)
+        return state_from_board(state, turn.board, turn.to_move, turn.over, turn.stalled)
 
     def _play(self, state: State, seat: int, move: str) -> Turn:
         tile, step = parse_move(move, state.variant)

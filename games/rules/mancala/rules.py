@@ -48,9 +48,11 @@ class State:
         return (*self.tiles[0], self.mancalas[0], *self.tiles[1], self.mancalas[1])
 
 
-def state_from_board(old: State, board: Board, to_move: int, over: bool) -> State:
-    """The state after one move: ``old`` with a new ring, turn and move count."""
-    banked = board[STORE[0]] + board[STORE[1]] != old.mancalas[0] + old.mancalas[1]
+def state_from_board(old: State, board: Board, to_move: int, over: bool, stalled: bool = False) -> State:
+    """The state after one move: ``old`` with a new ring, turn and move count. A game the stall
+    rule ended keeps its count (the sweep banks coins, but the move itself banked none), so
+    the board can say why it ended."""
+    banked = board[STORE[0]] + board[STORE[1]] != old.mancalas[0] + old.mancalas[1] and not stalled
     return State(
         variant=old.variant,
         tiles=(tuple(board[0:6]), tuple(board[7:13])),
