@@ -111,6 +111,8 @@ def test_password_reset_by_email(client, alice):
 
 
 def test_password_change(client, alice, settings):
+    alice.time_zone = "Europe/Paris"
+    alice.save()
     client.force_login(alice)
     response = client.post(reverse("account_change_password"), {
         "oldpassword": PASSWORD, "password1": "another-long-passphrase", "password2": "another-long-passphrase",
@@ -120,6 +122,7 @@ def test_password_change(client, alice, settings):
     assert alice.check_password("another-long-passphrase")
     [told] = [m for m in mail.outbox if m.to == ["alice@example.com"]]  # it may not have been her
     assert "password" in told.subject.lower() and told.body.rstrip().endswith(f"{settings.SITE_URL}/")
+    assert re.search(r"^- Date: \w{3} \d{1,2} \w{3} \d{4}, \d\d:\d\d CES?T$", told.body, re.M), "her time, named"
 
 
 def test_profile_saves_display_name_time_zone_and_turn_emails(client, alice):
