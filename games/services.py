@@ -1056,7 +1056,10 @@ def _active_match_ids(user: User) -> list[int]:
 def vacation_start(*, user_id: int, days: int) -> User:
     """Stop every clock of the player for ``days`` days, out of a yearly allowance."""
     now = timezone.now()
-    user = User.objects.select_for_update().get(pk=user_id)
+    # no_key: a move locks its match and then writes rows that point at this user (a foreign
+    # key check takes KEY SHARE on the user); FOR UPDATE here would wait on that move while it
+    # waits on us: a deadlock.
+    user = User.objects.select_for_update(no_key=True).get(pk=user_id)
     if _on_vacation(user, now):
         raise ServiceError(ALREADY_ON_VACATION)
     if user.vacation_year != now.year:
@@ -1070,7 +1073,7 @@ def vacation_start(*, user_id: int, days: int) -> User:
     for match_id in _active_match_ids(user):
         match = _lock_match(match_id)  # re-read the seat under the lock: a move may just have started a turn
         seat = Seat.objects.get(match=match, user=user)
-        if seat.deadline is not None:
+        if seat.deadline is not None and seat.deadline > now:  # a turn already late stays for the timeout sweep
             seat.paused_seconds, seat.deadline = _time_left(seat, now), None
             seat.save(update_fields=["deadline", "paused_seconds"])
             _cancel_reminders(match, [user.pk])
@@ -1083,7 +1086,7 @@ def vacation_end(*, user_id: int) -> User:
     """End a vacation (early, by the player, or when it is over, by the sweep): the clocks
     run again with the time they had left; unused whole days go back to the allowance."""
     now = timezone.now()
-    user = User.objects.select_for_update().get(pk=user_id)
+    user = User.objects.select_for_update(no_key=True).get(pk=user_id)  # no_key: see vacation_start
     if user.vacation_until is None:
         return user
     if user.vacation_until > now and user.vacation_year == now.year:

@@ -98,9 +98,15 @@ def sweep_vacations() -> int:
     from accounts.models import User
 
     over = User.objects.filter(vacation_until__lte=timezone.now()).values_list("pk", flat=True)[:SWEEP_BATCH]
+    ended = 0
     for user_id in over:
-        services.vacation_end(user_id=user_id)
-    return len(over)
+        try:
+            services.vacation_end(user_id=user_id)
+        except Exception:
+            log.exception("Ending the vacation of user %s failed; the next sweep tries again.", user_id)
+        else:
+            ended += 1
+    return ended
 
 
 @shared_task(ignore_result=True)

@@ -180,6 +180,37 @@ def test_a_vacation_stops_the_clocks_and_they_run_on_with_the_time_left(clock, a
     assert alice.vacation_until is None and alice.vacation_days_used == 5
 
 
+def test_a_vacation_started_after_the_deadline_does_not_save_the_late_turn(clock, alice, bob):
+    """Before the sweep ran, a vacation stopped a clock already run out (0 s left, no deadline)
+    and the late move went through."""
+    match = start_timed_match(alice, bob)  # two days a move, Alice to act
+    clock.advance(days=2, seconds=30)
+    services.vacation_start(user_id=alice.pk, days=1)
+    assert seat(match, 0).deadline is not None, "the late turn is left to the timeout sweep"
+    assert tasks.sweep_deadlines() == 1
+    with pytest.raises(services.MoveRejected):
+        services.move_submit(match_id=match.pk, user=alice, move="1", expected_version=0)
+    match.refresh_from_db()
+    assert match.status == Status.FINISHED and match.result["winners"] == [1]
+
+
+def test_one_vacation_that_cannot_end_does_not_hold_up_the_others(clock, alice, bob, monkeypatch):
+    for player in (alice, bob):
+        services.vacation_start(user_id=player.pk, days=1)
+    clock.advance(days=1, seconds=1)
+    real_end = services.vacation_end
+
+    def failing_for_alice(*, user_id):
+        if user_id == alice.pk:
+            raise RuntimeError("deadlock detected")
+        return real_end(user_id=user_id)
+
+    monkeypatch.setattr(services, "vacation_end", failing_for_alice)
+    assert tasks.sweep_vacations() == 1
+    bob.refresh_from_db()
+    assert bob.vacation_until is None, "Bob's vacation ended although Alice's failed"
+
+
 def test_a_turn_that_begins_during_a_vacation_starts_stopped(clock, alice, bob):
     match = start_timed_match(alice, bob)
     services.vacation_start(user_id=bob.pk, days=2)

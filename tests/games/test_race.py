@@ -186,3 +186,26 @@ def test_it_never_applies_a_move_to_a_match_staff_aborted_meanwhile(alice, bob, 
         assert isinstance(move_result, services.MoveRejected) and move_result.message == services.NOT_IN_PLAY
         assert match.version == 0
         assert not MoveRecord.objects.filter(match=match).exists()
+
+
+def test_a_move_and_the_opponents_vacation_at_once_both_go_through(alice, bob, enqueued, monkeypatch):
+    """The move locks the match and then writes rows that point at Bob; the vacation locks Bob
+    and then each of his matches. With FOR UPDATE on Bob, PostgreSQL found a deadlock and
+    killed one of them."""
+    require_postgresql()
+    match = start_match(alice, bob)
+    hold_the_lock_longer(monkeypatch, "_after_position_change")
+
+    def move():
+        return services.move_submit(match_id=match.pk, user=alice, move="1", expected_version=0)
+
+    def vacation():
+        time.sleep(HOLD_LOCK_SECONDS / 2)  # the move holds the match row by now
+        return services.vacation_start(user_id=bob.pk, days=3)
+
+    move_result, vacation_result = run_together(move, vacation)
+    assert isinstance(move_result, MoveRecord), move_result
+    assert not isinstance(vacation_result, Exception), vacation_result
+    match.refresh_from_db()
+    bob.refresh_from_db()
+    assert match.version == 1 and bob.vacation_until is not None
