@@ -198,7 +198,7 @@ class MatchAdmin(SecretsNotFiltered, admin.ModelAdmin):
                 self.message_user(request, f"Match {match.pk}: {text}", messages.WARNING)
         return None
 
-    @admin.action(description="Abort the selected matches")
+    @admin.action(description="Abort the selected matches", permissions=["change"])
     def abort_matches(self, request, queryset):
         def abort(match, data):
             services.match_abort(match_id=match.pk, actor=request.user, reason=data["reason"])
@@ -206,7 +206,7 @@ class MatchAdmin(SecretsNotFiltered, admin.ModelAdmin):
 
         return self._form_action(request, queryset, AbortForm, "abort_matches", "Abort the selected matches", abort)
 
-    @admin.action(description="Extend a seat's deadline")
+    @admin.action(description="Extend a seat's deadline", permissions=["change"])
     def extend_deadline(self, request, queryset):
         def extend(match, data):
             seat = services.seat_deadline_extend(match_id=match.pk, seat_number=data["seat"] - 1,
@@ -220,7 +220,7 @@ class MatchAdmin(SecretsNotFiltered, admin.ModelAdmin):
         return self._form_action(request, queryset, ExtendDeadlineForm, "extend_deadline",
                                  "Extend a seat's deadline", extend)
 
-    @admin.action(description="Replace a seat by the AI")
+    @admin.action(description="Replace a seat by the AI", permissions=["change"])
     def replace_seat_by_ai(self, request, queryset):
         def replace(match, data):
             services.seat_replace_by_ai(match_id=match.pk, seat_number=data["seat"] - 1, level=data["level"],
@@ -253,7 +253,11 @@ class NotificationAdmin(admin.ModelAdmin):
     def has_delete_permission(self, request, obj=None):
         return False
 
-    @admin.action(description="Send the selected notifications again")
+    def has_resend_permission(self, request):
+        # Rows are never edited here, but the "change" permission is what staff are given to act on them.
+        return request.user.has_perm("games.change_notification")
+
+    @admin.action(description="Send the selected notifications again", permissions=["resend"])
     def resend(self, request, queryset):
         queued = 0
         for notification in queryset:

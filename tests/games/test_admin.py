@@ -7,6 +7,7 @@ import re
 from datetime import timedelta
 
 import pytest
+from django.contrib.auth.models import Permission
 from django.contrib.messages import get_messages
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
@@ -17,7 +18,7 @@ from pytest_django.asserts import assertContains, assertNotContains, assertTempl
 from games import services
 from games.models import Match, MatchEvent, Notification, Seat, Status
 from games.services import SeatSpec
-from tests.conftest import start_match
+from tests.conftest import make_user, start_match
 from tests.games.conftest import start_timed_match
 
 CHANGELIST = reverse("admin:games_match_changelist")
@@ -231,6 +232,33 @@ def test_the_resend_action_queues_a_new_outbox_row(staff_client, bob, matches, d
     assert (copy.user, copy.match, copy.kind, copy.body) == (bob, original.match, original.kind, original.body)
     assert copy.sent_at is None and copy.attempts == 0
     assert len(callbacks) == 1, "the copy is handed to the worker after the commit"
+
+
+def test_staff_who_may_only_look_get_no_actions_and_cannot_post_one(client, bob, matches):
+    """Abort, replace, extend and resend change matches and send mail: they need the "change"
+    permission, not "view" alone."""
+    viewer = make_user("viewer", is_staff=True)
+    viewer.user_permissions.add(*Permission.objects.filter(codename__in=["view_match", "view_notification"]))
+    client.force_login(viewer)
+    matches_page = client.get(reverse("admin:games_match_changelist")).content.decode()
+    notes_page = client.get(reverse("admin:games_notification_changelist")).content.decode()
+    for action in ("abort_matches", "extend_deadline", "replace_seat_by_ai", "resend"):
+        assert f'value="{action}"' not in matches_page + notes_page, action
+    match = matches["alice_bob"]
+    client.post(reverse("admin:games_match_changelist"),
+                {"action": "abort_matches", "_selected_action": [match.pk], "apply": "1", "reason": "no right"})
+    note = Notification.objects.filter(user=bob).first()
+    before = Notification.objects.count()
+    client.post(reverse("admin:games_notification_changelist"), {"action": "resend", "_selected_action": [note.pk]})
+    match.refresh_from_db()
+    assert match.status != Status.ABORTED and Notification.objects.count() == before
+    viewer.user_permissions.add(*Permission.objects.filter(codename__in=["change_match", "change_notification"]))
+    viewer = type(viewer).objects.get(pk=viewer.pk)  # permissions are cached on the user object
+    client.force_login(viewer)
+    matches_page = client.get(reverse("admin:games_match_changelist")).content.decode()
+    notes_page = client.get(reverse("admin:games_notification_changelist")).content.decode()
+    for action in ("abort_matches", "extend_deadline", "replace_seat_by_ai", "resend"):
+        assert f'value="{action}"' in matches_page + notes_page, action
 
 
 def test_staff_read_the_outbox_but_cannot_edit_or_delete_a_notification(staff_client, bob, matches):
