@@ -84,12 +84,18 @@ class MatchEventInline(ReadOnlyInline):
     fields = ("created_at", "from_status", "to_status", "reason", "actor", "ply")
     readonly_fields = fields
 
+    def get_queryset(self, request):
+        return super().get_queryset(request).select_related("actor")
+
 
 class NotificationInline(ReadOnlyInline):
     model = Notification
     fields = ("created_at", "user", "kind", "channel", "subject", "due_at", "sent_at", "outcome", "attempts",
               "last_error")
     readonly_fields = fields
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).select_related("user")
 
 
 class AbortForm(forms.Form):

@@ -58,7 +58,8 @@ def lobby_open_matches(user: User) -> list[Match]:
 
 def invitations_for(user: User) -> list[Match]:
     waiting = Seat.objects.filter(match=OuterRef("pk"), user=user, accepted=False)
-    return list(_with_seats(Match.objects.filter(status=Status.OPEN).filter(Exists(waiting))))
+    return list(_with_seats(Match.objects.filter(status=Status.OPEN).filter(Exists(waiting)))
+                .select_related("created_by"))  # "Bob invites you"
 
 
 def _visible_to(user: User) -> Q:

@@ -20,6 +20,7 @@ from games.models import Match, MatchEvent, Notification, Seat, Status
 from games.services import SeatSpec
 from tests.conftest import make_user, start_match
 from tests.games.conftest import start_timed_match
+from tests.games.test_views import play_moves
 
 CHANGELIST = reverse("admin:games_match_changelist")
 
@@ -367,6 +368,26 @@ def test_staff_see_the_clocks_and_pending_notifications_and_extend_a_deadline_wi
                                               "reason": "More"}, follow=True)
     assert [str(m) for m in response.context["messages"]] == [
         f"Match {match.pk}: seat 1 now has 5 d 0 h left once the vacation ends."]
+
+
+def test_a_matchs_change_page_makes_as_many_queries_after_thirty_moves_as_after_five(staff_client, alice, bob):
+    """Each sent "your turn" email and each event is a row of the page: their players are read
+    with the rows, not one query each."""
+    def played(count):
+        match = start_timed_match(alice, bob, options={"variant": "ethiopian"})
+        for _ in range(count):
+            play_moves(match, {0: alice, 1: bob}, 1, slowly=True)
+            Notification.objects.update(sent_at=timezone.now(), outcome="sent")  # the next turn gets its own
+        return match
+
+    short, long = played(5), played(30)
+    counts = []
+    for match in (short, long):
+        with CaptureQueriesContext(connection) as queries:
+            assert staff_client.get(reverse("admin:games_match_change", args=[match.pk])).status_code == 200
+        counts.append(len(queries.captured_queries))
+    assert Notification.objects.filter(match=long).count() > Notification.objects.filter(match=short).count() + 20
+    assert counts[0] == counts[1]
 
 
 def test_admin_pages_name_an_icon_so_browsers_do_not_ask_for_a_missing_favicon(staff_client, matches):

@@ -543,6 +543,23 @@ def test_dashboard_query_count_does_not_grow_with_the_number_of_matches(client, 
     assert count_queries(client, "get", reverse("dashboard")) == few
 
 
+def test_lobby_and_dashboard_query_counts_do_not_grow_with_invitations_challenges_or_former_seats(
+        client, alice, bob, carol):
+    def add(count):
+        for _ in range(count):
+            services.match_create(creator=bob, game_slug="mancala", options={},
+                                  seats=[SeatSpec("creator"), SeatSpec("open")])  # an open challenge
+            services.match_create(creator=bob, game_slug="mecca", options={},  # an invitation to Alice
+                                  seats=[SeatSpec("creator"), SeatSpec("user", username="alice"),
+                                         SeatSpec("ai", ai_level=1)])
+            services.match_resign(match_id=start_timed_match(alice, bob, carol, game="jeexa").pk, user=alice)
+    client.force_login(alice)
+    add(2)
+    few = [count_queries(client, "get", reverse(page)) for page in ("lobby", "dashboard")]
+    add(10)
+    assert [count_queries(client, "get", reverse(page)) for page in ("lobby", "dashboard")] == few
+
+
 def test_an_unknown_address_gets_the_sites_own_not_found_page(alice_client):
     response = alice_client.get("/no-such-page/")
     assert response.status_code == 404
