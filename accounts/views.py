@@ -94,7 +94,7 @@ def vacation(request):
 @require_http_methods(["GET", "POST"])
 def unsubscribe_view(request, token: str):
     parsed = unsubscribe.read_token(token)
-    if parsed is None:
+    if parsed is None or not User.objects.filter(pk=parsed[0]).exists():  # a bad link, or a deleted account
         return render(request, "accounts/unsubscribe.html", {"error": BAD_LINK}, status=404)
     user_id, topic = parsed
     if request.method == "GET":

@@ -914,6 +914,8 @@ def _skip_reason(notification: Notification, now: datetime) -> str:
     changed their email settings since it was written, and a "your turn" or a reminder
     may be out of date."""
     kind = notification.kind
+    if notification.channel == Notification.Channel.WEBHOOK and not notification.user.webhook_url:
+        return "The player removed the webhook."
     if kind == Notification.Kind.REMINDER and not notification.user.reminders:
         return "The player turned reminders off."  # by email and webhook alike, as when they are written
     if (notification.channel == Notification.Channel.EMAIL and kind != Notification.Kind.DIGEST

@@ -15,6 +15,7 @@ import pytest
 from django.core import mail
 from django.urls import reverse
 
+from accounts import unsubscribe
 from games import services, tasks, webhooks
 from games.models import Match, Notification
 from games.services import SeatSpec
@@ -91,6 +92,14 @@ def test_a_forged_unsubscribe_link_changes_nothing(client, bob):
     assert client.post("/accounts/unsubscribe/not-a-token/").status_code == 404
     bob.refresh_from_db()
     assert bob.turn_notice == "instant"
+
+
+def test_the_unsubscribe_link_of_a_deleted_account_says_it_is_not_valid(client, db):
+    gone = make_user("gone")
+    path = reverse("unsubscribe", args=[unsubscribe.make_token(gone.pk, unsubscribe.TURN_EMAILS)])
+    gone.delete()
+    for response in (client.get(path), client.post(path, {"List-Unsubscribe": "One-Click"})):
+        assert response.status_code == 404 and "not valid" in response.content.decode()
 
 
 def test_reminders_go_out_at_half_and_80_percent_of_the_time_and_stop_when_the_player_moves(clock, alice, bob):
@@ -175,6 +184,26 @@ def test_reminders_turned_off_are_not_posted_to_the_webhook_either(clock, alice,
     reminders = Notification.objects.filter(user=alice, kind=Notification.Kind.REMINDER)
     assert set(reminders.values_list("outcome", flat=True)) == {Notification.Outcome.SKIPPED}
     assert not [body for body in webhook.bodies if "Time is running out" in str(body)]
+
+
+def test_a_webhook_removed_meanwhile_gets_nothing_and_no_failure_on_the_profile(clock, alice, bob, webhook, client):
+    alice.webhook_url = webhook.url
+    alice.save()
+    start_timed_match(alice, bob)  # "your turn" and reminders, by email and webhook
+    pending = Notification.objects.filter(user=alice, channel="webhook", sent_at__isnull=True)
+    assert pending.exists()
+    alice.webhook_url = ""  # as the profile saves it
+    alice.save()
+
+    clock.advance(days=2)
+    tasks.sweep_notifications()
+
+    rows = Notification.objects.filter(user=alice, channel="webhook")
+    assert set(rows.values_list("outcome", flat=True)) == {Notification.Outcome.SKIPPED}
+    assert set(rows.values_list("last_error", flat=True)) == {"The player removed the webhook."}
+    assert not webhook.bodies
+    client.force_login(alice)
+    assert "Messages we could not deliver" not in client.get(reverse("profile")).content.decode()
 
 
 def test_a_changed_digest_hour_or_time_zone_moves_the_waiting_digest(clock, alice, bob, client):
