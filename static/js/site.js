@@ -46,3 +46,25 @@ document.addEventListener("htmx:afterSettle", () => {
     || document.getElementById("status");
   if (next) next.focus({ preventScroll: true });
 });
+
+// A server error (5xx) or no connection: htmx swaps nothing in, so a click would seem to do
+// nothing at all. Say what happened; the next request that gets an answer clears it.
+const REQUEST_PROBLEMS = {
+  "htmx:responseError": "Something went wrong on our side. Reload the page to see the match as it stands.",
+  "htmx:sendError": "The site cannot be reached just now. Check your connection; this page catches up once it is back.",
+};
+
+for (const [name, text] of Object.entries(REQUEST_PROBLEMS)) {
+  document.addEventListener(name, () => {
+    const problem = document.getElementById("request-problem");
+    if (problem) {
+      problem.textContent = text;
+      problem.hidden = false;
+    }
+  });
+}
+
+document.addEventListener("htmx:afterRequest", (event) => {
+  const problem = document.getElementById("request-problem");
+  if (problem && event.detail.xhr && event.detail.xhr.status && event.detail.xhr.status < 500) problem.hidden = true;
+});

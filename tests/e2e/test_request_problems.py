@@ -1,0 +1,42 @@
+"""When the server fails or cannot be reached during an htmx request, htmx swaps nothing in:
+the page must say so, not look as if the click did nothing; the next answer clears it."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import expect
+
+from games.models import Match
+from tests.conftest import start_match
+from tests.e2e.conftest import TIMEOUT_MS
+from tests.e2e.pages import log_in
+
+pytestmark = pytest.mark.e2e
+
+
+def test_a_server_error_or_a_lost_connection_on_a_move_is_said_and_the_next_answer_clears_it(
+        browser, live_server, alice, bob):
+    # Not the console-checked page: htmx itself logs the failed requests this test makes.
+    page = browser.new_page(viewport={"width": 1100, "height": 900})
+    page.set_default_timeout(TIMEOUT_MS)
+    match = start_match(alice, bob)
+    log_in(page, live_server.url, "alice")
+    page.goto(f"{live_server.url}/matches/{match.pk}/")
+    problem = page.locator("#request-problem")
+    expect(problem).to_be_hidden()
+    move_url = f"**/matches/{match.pk}/move/"
+
+    page.route(move_url, lambda route: route.fulfill(status=500, body="boom"))
+    page.locator("#board button[name=move]").first.click()
+    expect(problem).to_have_text("Something went wrong on our side. Reload the page to see the match as it stands.")
+
+    page.unroute(move_url)
+    page.route(move_url, lambda route: route.abort("internetdisconnected"))
+    page.locator("#board button[name=move]").first.click()
+    expect(problem).to_contain_text("The site cannot be reached just now.")
+
+    page.unroute(move_url)
+    page.locator("#board button[name=move]").first.click()
+    expect(page.locator("#log li")).to_have_count(1)
+    expect(problem).to_be_hidden()
+    assert Match.objects.get(pk=match.pk).version == 1
