@@ -68,3 +68,14 @@ document.addEventListener("htmx:afterRequest", (event) => {
   const problem = document.getElementById("request-problem");
   if (problem && event.detail.xhr && event.detail.xhr.status && event.detail.xhr.status < 500) problem.hidden = true;
 });
+
+// A Jeexa puzzle wider than its box scrolls inside it (on a phone, say): mark it, so the
+// line under it that says so shows. Again after every redraw and when the window changes.
+function markOverflowingPuzzles() {
+  for (const box of document.querySelectorAll(".jx-scroll")) {
+    box.classList.toggle("jx-overflowing", box.scrollWidth > box.clientWidth + 1);
+  }
+}
+document.addEventListener("DOMContentLoaded", markOverflowingPuzzles);
+document.addEventListener("htmx:afterSettle", markOverflowingPuzzles);
+window.addEventListener("resize", markOverflowingPuzzles);

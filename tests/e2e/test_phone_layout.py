@@ -39,6 +39,8 @@ SPLIT_NUMBERS = """() => [...document.querySelectorAll("main td:not(.jx-cell)")]
     range.selectNodeContents(td);
     return new Set([...range.getClientRects()].map(rect => Math.round(rect.top))).size > 1;
 }).map(td => td.textContent.trim())"""
+PUZZLE_HINTS = """() => [...document.querySelectorAll('.jx-scroll')].map(box => [
+    box.scrollWidth > box.clientWidth + 1, getComputedStyle(box.nextElementSibling).display !== 'none'])"""
 SEED = 5  # every match gets it: the finished 8-player Jeexa then has a puzzle wider than a phone
 # The largest tables, all human (nobody waits for an AI task), the viewer to play first.
 GAMES = {"mancala": 2, "mecca": 6, "jeexa": 8, "mesopotamia": 4}
@@ -82,7 +84,7 @@ def test_no_page_scrolls_sideways_on_a_phone(phone, live_server, db, monkeypatch
              *(reverse("match_new", args=[slug]) for slug in GAMES),
              *(reverse("match_detail", args=[match.pk]) for match in matches.values()),
              *(reverse("match_replay", args=[match.pk]) for match in matches.values())]
-    too_wide = {}
+    too_wide, hinted = {}, []
     for path in pages:
         phone.goto(live_server.url + path)
         assert phone.locator("main").count() == 1, path
@@ -90,7 +92,12 @@ def test_no_page_scrolls_sideways_on_a_phone(phone, live_server, db, monkeypatch
         if found := phone.evaluate(OVERFLOWING):
             too_wide[path] = found
         assert phone.evaluate(SPLIT_NUMBERS) == [], path
+        # A Jeexa puzzle that scrolls in its box says so underneath; one that fits does not.
+        for scrolls, hint_shown in phone.evaluate(PUZZLE_HINTS):
+            assert scrolls == hint_shown, path
+            hinted += [path] if hint_shown else []
         # A score table fits without scrolling, long name and all.
         assert phone.evaluate("[...document.querySelectorAll('.jx-table, .mecca-scores')].filter("
                               "t => t.scrollWidth > t.clientWidth + 1).length") == 0, path
     assert too_wide == {}, f"wider than {PHONE['width']} px: {too_wide}"
+    assert reverse("match_detail", args=[matches["jeexa-over"].pk]) in hinted, "the wide puzzle got its hint"
