@@ -10,6 +10,7 @@ from django.contrib import admin, messages
 from django.db.models import Prefetch
 from django.shortcuts import render
 from django.template.defaultfilters import pluralize
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.html import format_html
@@ -24,6 +25,7 @@ class ReadOnlyInline(admin.TabularInline):
     extra = 0
     can_delete = False
     show_change_link = False
+    latest: int | None = None  # rows that grow with the match: only this many of the newest (see MatchAdmin)
 
     def has_add_permission(self, request, obj=None):
         return False
@@ -72,6 +74,8 @@ class SecretsNotFiltered:
 
 class MoveRecordInline(NotationAfterTheEnd, ReadOnlyInline):
     model = MoveRecord
+    latest = 50
+    verbose_name_plural = "latest moves"
     fields = ("ply", "seat", "notation_shown", "description", "by_ai", "created_at")
     readonly_fields = fields
 
@@ -90,6 +94,8 @@ class MatchEventInline(ReadOnlyInline):
 
 class NotificationInline(ReadOnlyInline):
     model = Notification
+    latest = 50
+    verbose_name_plural = "latest notifications"
     fields = ("created_at", "user", "kind", "channel", "subject", "due_at", "sent_at", "outcome", "attempts",
               "last_error")
     readonly_fields = fields
@@ -156,7 +162,8 @@ class MatchAdmin(SecretsNotFiltered, admin.ModelAdmin):
     exclude = secret_fields = ("seed", "state")
     readonly_fields = ("game", "options", "status", "version", "revision", "result", "created_by", "created_at",
                        "rematch_of", "last_move_at", "finished_at", "time_control", "days_per_move",
-                       "bank_initial_days", "bank_increment_days", "bank_cap_days", "on_timeout", "position")
+                       "bank_initial_days", "bank_increment_days", "bank_cap_days", "on_timeout", "position",
+                       "whole_log")
     inlines = [SeatInline, MoveRecordInline, MatchEventInline, NotificationInline]
     actions = ["abort_matches", "replace_seat_by_ai", "extend_deadline"]
 
@@ -170,6 +177,27 @@ class MatchAdmin(SecretsNotFiltered, admin.ModelAdmin):
 
     def has_delete_permission(self, request, obj=None):
         return False
+
+    def get_formset_kwargs(self, request, obj, inline, prefix):
+        """A match of a thousand moves would list them all on its page: the inlines that grow
+        show the newest ``latest`` rows; ``whole_log`` links to all of them, a page at a time."""
+        kwargs = super().get_formset_kwargs(request, obj, inline, prefix)
+        if inline.latest and obj is not None:
+            newest = inline.model.objects.filter(match=obj).order_by("-pk").values_list("pk", flat=True)
+            kwargs["queryset"] = kwargs["queryset"].filter(pk__in=list(newest[: inline.latest]))
+        return kwargs
+
+    @admin.display(description="whole log")
+    def whole_log(self, match):
+        moves = MoveRecord.objects.filter(match=match).count()
+        notes = Notification.objects.filter(match=match).count()
+        return format_html(
+            '<a href="{}?q={}">All {} move{}</a> · <a href="{}?q={}">all {} notification{}</a> '
+            "(this page lists the latest {} of each)",
+            reverse("admin:games_moverecord_changelist"), match.pk, moves, pluralize(moves),
+            reverse("admin:games_notification_changelist"), match.pk, notes, pluralize(notes),
+            MoveRecordInline.latest,
+        )
 
     @admin.display(description="position (a spectator's view)")
     def position(self, match):

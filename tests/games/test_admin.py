@@ -3,6 +3,7 @@ through the same services as the site."""
 
 from __future__ import annotations
 
+import random
 import re
 from datetime import timedelta
 
@@ -16,8 +17,8 @@ from django.utils import timezone
 from pytest_django.asserts import assertContains, assertNotContains, assertTemplateUsed
 
 from games import services
-from games.models import Match, MatchEvent, Notification, Seat, Status
-from games.services import SeatSpec
+from games.models import Match, MatchEvent, MoveRecord, Notification, Seat, Status
+from games.services import ClockSpec, SeatSpec
 from tests.conftest import make_user, start_match
 from tests.games.conftest import start_timed_match
 from tests.games.test_views import play_moves
@@ -388,6 +389,26 @@ def test_a_matchs_change_page_makes_as_many_queries_after_thirty_moves_as_after_
         counts.append(len(queries.captured_queries))
     assert Notification.objects.filter(match=long).count() > Notification.objects.filter(match=short).count() + 20
     assert counts[0] == counts[1]
+
+
+def test_a_long_matchs_page_lists_its_latest_moves_and_links_to_all_of_them(staff_client, alice, bob, carol):
+    match = start_timed_match(alice, bob, carol, clock=ClockSpec(), game="jeexa")
+    game, rng, users = match.game_obj, random.Random(3), [alice, bob, carol]
+    for _ in range(60):
+        match.refresh_from_db()
+        state = game.load(match.state)
+        seat = game.to_act(state)[0]
+        services.move_submit(match_id=match.pk, move=rng.choice(game.legal_moves(state, seat)),
+                             expected_version=match.version, user=users[seat])
+
+    response = staff_client.get(reverse("admin:games_match_change", args=[match.pk]))
+
+    [moves] = [inline for inline in response.context["inline_admin_formsets"]
+               if inline.formset.model is MoveRecord]
+    assert sorted(form.instance.ply for form in moves.forms) == list(range(10, 60)), "the newest 50"
+    log_url = f'{reverse("admin:games_moverecord_changelist")}?q={match.pk}'
+    assertContains(response, f'<a href="{log_url}">All 60 moves</a>')
+    assert staff_client.get(log_url).context["cl"].result_count == 60
 
 
 def test_admin_pages_name_an_icon_so_browsers_do_not_ask_for_a_missing_favicon(staff_client, matches):
