@@ -103,7 +103,8 @@ class ProfileForm(forms.ModelForm):
 
     def clean_display_name(self) -> str:
         # Other players see this name and invite by it: it must not pass for someone else.
-        name = self.cleaned_data["display_name"].strip()
+        # Any run of spaces (no-break, wide, thin, doubled) is drawn as one: it is saved as one.
+        name = " ".join(self.cleaned_data["display_name"].split())
         if name_problem(name):
             raise forms.ValidationError(name_problem(name))
         others = User.objects.exclude(pk=self.instance.pk)

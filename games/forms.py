@@ -31,7 +31,9 @@ def _or(value, default):
 
 def _invitee_username(name: str) -> str:
     """The username of the player called ``name`` (a username or a display name, any case).
-    Anything else comes back as typed, so that match_create names it in its error."""
+    Anything else comes back as typed, so that match_create names it in its error. Spaces
+    count as display names are saved: any run of them as one."""
+    name = " ".join(name.split())
     players = User.objects.filter(is_active=True)
     if not name or players.filter(username__iexact=name).exists():
         return name

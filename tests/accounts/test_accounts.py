@@ -283,6 +283,24 @@ def test_profile_refuses_a_display_name_another_player_has(client, alice, bob, n
     assert alice.display_name == "Alice"
 
 
+@pytest.mark.parametrize("name", ["Carol\u00a0Ann", "Carol  Ann", "Carol\u3000Ann", "Carol\u2009Ann", "Carol\tAnn"])
+def test_a_name_that_differs_only_in_its_spaces_is_taken(client, alice, name):
+    """A no-break, wide, thin or doubled space is drawn as a plain one: "Carol Ann" twice."""
+    make_user("carol", display_name="Carol Ann")
+    client.force_login(alice)
+    response = client.post(reverse("profile"), profile_data(display_name=name, webhook_url=""))
+    assert response.status_code == 400
+    assert "Another player is already called “Carol Ann”; choose another name." in response.content.decode()
+
+
+def test_the_spaces_inside_a_name_are_saved_as_single_plain_spaces(client, alice):
+    client.force_login(alice)
+    response = client.post(reverse("profile"), profile_data(display_name="山田\u3000 太郎", webhook_url=""))
+    assert response.status_code == 302
+    alice.refresh_from_db()
+    assert alice.display_name == "山田 太郎"
+
+
 @pytest.mark.parametrize("name, why", [
     ("AI (Strong)", "how the site labels seats"), ("ai", "how the site labels seats"),
     ("Player 2", "how the site labels seats"), ("players 1 and 2", "how the site labels seats"),
@@ -356,9 +374,9 @@ def test_the_invite_field_asks_for_a_username_or_display_name(client, alice):
     assert "Username or display name to invite" in client.get(reverse("match_new", args=["mancala"])).content.decode()
 
 
-@pytest.mark.parametrize("typed", ["captain", " CAPTAIN ", "DAVE"])
+@pytest.mark.parametrize("typed", ["captain", " CAPTAIN ", "DAVE", "captain  hook", "Captain\u00a0Hook"])
 def test_a_player_is_invited_by_username_or_display_name(client, alice, typed):
-    dave = make_user("dave", display_name="Captain")
+    dave = make_user("dave", display_name="Captain Hook" if "hook" in typed.lower() else "Captain")
     client.force_login(alice)
     response = client.post(reverse("match_new", args=["mancala"]), {
         "option_variant": "egyptian", "position": "first", "seat_1": "invite", "invite_1": typed,
