@@ -53,6 +53,15 @@ class NotationAfterTheEnd:
     staff can be players too: until the match can no longer change they get the public
     description only."""
 
+    # Counted from 1, as the site's move log ("1. Alice sows ...") and the actions' forms count.
+    @admin.display(description="move", ordering="ply")
+    def move_number(self, record: MoveRecord) -> int:
+        return record.ply + 1
+
+    @admin.display(description="seat", ordering="seat")
+    def seat_number(self, record: MoveRecord) -> int:
+        return record.seat + 1
+
     @admin.display(description="notation")
     def notation_shown(self, record: MoveRecord) -> str:
         return NOTATION_HIDDEN if STATUS_TRANSITIONS[record.match.status] else record.notation
@@ -76,7 +85,7 @@ class MoveRecordInline(NotationAfterTheEnd, ReadOnlyInline):
     model = MoveRecord
     latest = 50
     verbose_name_plural = "latest moves"
-    fields = ("ply", "seat", "notation_shown", "description", "by_ai", "created_at")
+    fields = ("move_number", "seat_number", "notation_shown", "description", "by_ai", "created_at")
     readonly_fields = fields
 
     def get_queryset(self, request):
@@ -85,8 +94,12 @@ class MoveRecordInline(NotationAfterTheEnd, ReadOnlyInline):
 
 class MatchEventInline(ReadOnlyInline):
     model = MatchEvent
-    fields = ("created_at", "from_status", "to_status", "reason", "actor", "ply")
+    fields = ("created_at", "from_status", "to_status", "reason", "actor", "moves_made")
     readonly_fields = fields
+
+    @admin.display(description="moves made")
+    def moves_made(self, event: MatchEvent) -> int:
+        return event.ply  # the number of moves before the event
 
     def get_queryset(self, request):
         return super().get_queryset(request).select_related("actor")
@@ -308,11 +321,12 @@ class NotificationAdmin(admin.ModelAdmin):
 
 @admin.register(MoveRecord)
 class MoveRecordAdmin(NotationAfterTheEnd, SecretsNotFiltered, admin.ModelAdmin):
-    list_display = ("match", "ply", "seat", "notation_shown", "description", "by_ai", "created_at")
+    list_display = ("match", "move_number", "seat_number", "notation_shown", "description", "by_ai", "created_at")
     list_select_related = ("match",)
     search_fields = ("=match__id",)
     # Named, or the read-only page would list every model field, the raw notation too.
-    fields = readonly_fields = ("match", "ply", "seat", "notation_shown", "description", "by_ai", "created_at")
+    fields = readonly_fields = ("match", "move_number", "seat_number", "notation_shown", "description", "by_ai",
+                                "created_at")
     secret_fields = ("notation",)
 
     def has_add_permission(self, request):

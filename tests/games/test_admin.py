@@ -306,10 +306,18 @@ def test_a_resent_your_turn_notice_goes_out_though_the_turn_is_over(staff_client
     assert services.notification_send(notification_id=original.pk) is False  # the turn is not bob's
 
 
-def test_the_seats_are_numbered_from_one_as_in_the_actions_forms(staff_client, matches):
-    page = staff_client.get(reverse("admin:games_match_change", args=[matches["alice_bob"].pk])).content.decode()
-    numbers = re.findall(r'field-seat">\s*(?:<p>)?(\d+)', page)
-    assert numbers == ["1", "2"]
+def test_the_seats_are_numbered_from_one_as_in_the_actions_forms(staff_client, alice, matches):
+    """Seats and moves count from 1 everywhere, as the site's log ("1. Alice ...") and the
+    actions' "Seat number, from 1" do: a seat 0 in the move records made staff type the wrong one."""
+    match = matches["alice_bob"]
+    services.move_submit(match_id=match.pk, user=alice, move="1", expected_version=0)
+    page = staff_client.get(reverse("admin:games_match_change", args=[match.pk])).content.decode()
+    assert re.findall(r'field-seat">\s*(?:<p>)?(\d+)', page) == ["1", "2"]
+    assert re.findall(r'field-(move_number|seat_number)">\s*(?:<p>)?(\d+)', page) == [
+        ("move_number", "1"), ("seat_number", "1")]
+    records = staff_client.get(reverse("admin:games_moverecord_changelist")).content.decode()
+    assert re.findall(r'field-(move_number|seat_number)">(\d+)', records) == [
+        ("move_number", "1"), ("seat_number", "1")]
 
 
 def test_a_player_who_is_not_staff_is_sent_to_the_admin_login(client, alice, matches):
