@@ -18,6 +18,8 @@ from pathlib import Path
 
 import pytest
 
+from games.management.commands.runsite import site_url_for
+
 ROOT = Path(__file__).resolve().parents[2]
 START_SECONDS = 90
 STOP_SECONDS = 20
@@ -88,6 +90,12 @@ def test_the_site_command_serves_and_a_kill_stops_web_worker_and_beat(tmp_path, 
             assert response.status == 200 and b".meso" in response.read()
         started = children_of(site.pid)
         assert len(started) >= 3, "web, worker and beat"
+        # The demo's first emails (sent by the worker) link to the site where it runs, not to :8000.
+        deadline = time.monotonic() + START_SECONDS
+        while not (mails := [path.read_text() for path in (tmp_path / "mail").glob("*")]):
+            assert time.monotonic() < deadline, "the worker sent no email"
+            time.sleep(0.5)
+        assert f"http://127.0.0.1:{port}/" in mails[0] and ":8000/" not in mails[0]
         if debug == "1":  # once is enough: a process that stops is started again, the site stays up
             beat = next(pid for pid in started if b"beat" in cmdline(pid))
             os.kill(beat, signal.SIGKILL)
@@ -108,3 +116,12 @@ def test_the_site_command_serves_and_a_kill_stops_web_worker_and_beat(tmp_path, 
         for pid in started | children_of(site.pid) | {site.pid}:
             with contextlib.suppress(OSError):
                 os.kill(pid, signal.SIGKILL)
+
+
+@pytest.mark.parametrize(("addrport", "url"), [
+    ("8071", "http://127.0.0.1:8071"), ("127.0.0.1:8071", "http://127.0.0.1:8071"),
+    ("0.0.0.0:9000", "http://127.0.0.1:9000"), ("[::]:8000", "http://127.0.0.1:8000"),
+    ("games.local:8080", "http://games.local:8080"),
+])
+def test_email_links_follow_the_address_the_site_runs_on(addrport, url):
+    assert site_url_for(addrport) == url

@@ -19,6 +19,14 @@ from django.core.management.base import BaseCommand
 
 MAX_RESTARTS = 3  # of one process within RESTART_WINDOW seconds, before the site gives up
 RESTART_WINDOW = 60
+ANY_ADDRESS = {"0.0.0.0", "::", "[::]", ""}  # listening everywhere: links name this machine itself
+
+
+def site_url_for(addrport: str) -> str:
+    """The address email links use when the site runs on ``addrport`` ("8071",
+    "127.0.0.1:8071", "0.0.0.0:8000"); unless SITE_URL is set, links follow the site."""
+    host, _, port = addrport.rpartition(":")
+    return f"http://{'127.0.0.1' if host in ANY_ADDRESS else host}:{port}"
 
 
 class Command(BaseCommand):
@@ -39,6 +47,10 @@ class Command(BaseCommand):
             call_command("collectstatic", interactive=False, verbosity=0)
         call_command("migrate", interactive=False, verbosity=0)
         call_command("createcachetable", verbosity=0)
+        if "SITE_URL" not in os.environ:
+            # Links in emails lead to the site where it runs (the worker reads this at start);
+            # on another port they led to :8000, where nothing answered.
+            os.environ["SITE_URL"] = settings.SITE_URL = site_url_for(addrport)
         call_command("seed_demo")
 
         python = sys.executable
