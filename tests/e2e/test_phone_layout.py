@@ -39,6 +39,23 @@ SPLIT_NUMBERS = """() => [...document.querySelectorAll("main td:not(.jx-cell)")]
     range.selectNodeContents(td);
     return new Set([...range.getClientRects()].map(rect => Math.round(rect.top))).size > 1;
 }).map(td => td.textContent.trim())"""
+# Words of the match lists broken over two lines ("Finishe" above "d"); a player's name may
+# wrap anywhere (40 letters without a space must), the other columns' words may not.
+SPLIT_WORDS = """() => {
+    const split = [];
+    for (const td of document.querySelectorAll("table.matches td:not(.players)")) {
+        const walker = document.createTreeWalker(td, NodeFilter.SHOW_TEXT);
+        for (let node; (node = walker.nextNode());) {
+            for (const word of node.textContent.matchAll(/\\S+/g)) {
+                const range = document.createRange();
+                range.setStart(node, word.index);
+                range.setEnd(node, word.index + word[0].length);
+                if (new Set([...range.getClientRects()].map(rect => Math.round(rect.top))).size > 1) split.push(word[0]);
+            }
+        }
+    }
+    return split;
+}"""
 PUZZLE_HINTS = """() => [...document.querySelectorAll('.jx-scroll')].map(box => [
     box.scrollWidth > box.clientWidth + 1, getComputedStyle(box.nextElementSibling).display !== 'none'])"""
 SEED = 5  # every match gets it: the finished 8-player Jeexa then has a puzzle wider than a phone
@@ -92,6 +109,7 @@ def test_no_page_scrolls_sideways_on_a_phone(phone, live_server, db, monkeypatch
         if found := phone.evaluate(OVERFLOWING):
             too_wide[path] = found
         assert phone.evaluate(SPLIT_NUMBERS) == [], path
+        assert phone.evaluate(SPLIT_WORDS) == [], path
         # A Jeexa puzzle that scrolls in its box says so underneath; one that fits does not.
         for scrolls, hint_shown in phone.evaluate(PUZZLE_HINTS):
             assert scrolls == hint_shown, path

@@ -65,6 +65,13 @@ def test_the_dashboard_says_a_clock_stopped_by_a_vacation_and_the_time_left(cloc
     assert "Clock stopped with 6 d 23 h left" in detail, "the same words as on the match page"
 
 
+def test_a_finished_match_has_no_time_left_on_the_dashboard(clock, alice, bob, client):
+    match = start_timed_match(alice, bob, clock=BANK_7_DAYS)
+    services.match_resign(match_id=match.pk, user=bob)
+    client.force_login(alice)
+    assert time_left_cell(client.get(reverse("dashboard")).content.decode()).strip() == "—"
+
+
 def test_a_player_waiting_for_a_stopped_opponent_sees_the_time_control(clock, alice, bob, client):
     match = start_timed_match(alice, bob, clock=BANK_7_DAYS)
     services.vacation_start(user_id=alice.pk, days=5)
