@@ -24,10 +24,15 @@ DIE_PIPS = {
     5: [(28, 28), (72, 28), (50, 50), (28, 72), (72, 72)],
     6: [(28, 28), (72, 28), (28, 50), (72, 50), (28, 72), (72, 72)],
 }
-RULE_TEXT = {
+RULE_TEXT = {  # to the player placing
     "first": "The first piece of the hand goes in the middle: choose how it is turned.",
     "fit": "It must be fitted: tab in slot with one of your pieces.",
     "free": "Nothing fits anywhere, so it may go on any free spot shown.",
+}
+RULE_TEXT_WATCHING = {  # to everyone else
+    "first": "The first piece of the hand goes in the middle of the puzzle, turned as its player chooses.",
+    "fit": "It must be fitted: tab in slot with a piece already in that puzzle.",
+    "free": "Nothing fits anywhere, so it may go on any free spot.",
 }
 
 
@@ -163,7 +168,7 @@ def present(view: dict, seat: int | None, legal: list[str]) -> dict:
         "pips": DIE_PIPS.get(view["die"] or 0, []),
         "in_hand": piece(view["piece"]) if view["piece"] else None,
         "stolen_from": None if view["stolen_from"] is None else view["stolen_from"] + 1,
-        "rule": RULE_TEXT.get(view["placement_rule"], ""),
+        "rule": (RULE_TEXT if view["to_move"] == seat else RULE_TEXT_WATCHING).get(view["placement_rule"], ""),
         "jokers": view["jokers"],
         "stealing": bool(steals),
         "placing": bool(spots),

@@ -53,3 +53,17 @@ def test_the_mesopotamia_status_counts_one_movement_point_in_the_singular():
         "view": view, "board": board_context("mesopotamia", view, seat, []), "match": SimpleNamespace(pk=1, version=0),
         "names": NAMES, "legal": []})
     assert "1</span> movement point left" in html
+
+
+def test_jeexa_tells_the_player_placing_of_your_pieces_and_the_others_of_that_puzzle():
+    game = get_game("jeexa")
+    state = game.initial_state(2, {}, 5)
+    while game.view(state, None)["placement_rule"] != "fit":  # until a piece must fit
+        seat = game.to_act(state)[0]
+        state = game.apply(state, seat, game.legal_moves(state, seat)[0])
+    placing = game.to_act(state)[0]
+    rules = {seat: board_context("jeexa", game.view(state, seat), seat,
+                                 game.legal_moves(state, seat) if seat == placing else [])["rule"]
+             for seat in (placing, 1 - placing)}
+    assert rules == {placing: "It must be fitted: tab in slot with one of your pieces.",
+                     1 - placing: "It must be fitted: tab in slot with a piece already in that puzzle."}
