@@ -50,7 +50,8 @@ SPLIT_WORDS = """() => {
                 const range = document.createRange();
                 range.setStart(node, word.index);
                 range.setEnd(node, word.index + word[0].length);
-                if (new Set([...range.getClientRects()].map(rect => Math.round(rect.top))).size > 1) split.push(word[0]);
+                const lines = new Set([...range.getClientRects()].map(rect => Math.round(rect.top)));
+                if (lines.size > 1) split.push(word[0]);
             }
         }
     }
