@@ -236,9 +236,9 @@ def with_player_names(text: str, names: dict[int, str], colours: dict[int, str] 
     """An engine's sentence with each "Player N" replaced by that seat's name ("Bob sows
     tile 4"), as the seat list names players. Where the engine names players by colour,
     ``colours`` gives each seat's colour words as the seat list shows them ("Yellow and
-    Green"): "Green places …" becomes "Bob (green) places …" (the colour then tells three
-    "AI (Easy)" seats apart), and "Blue's b2" becomes "Bob's b2". A pilgrim's or piece's
-    colour is written in small letters and stays."""
+    Green"): "Green places …" becomes "Bob (green) places …", or "AI (Easy, green) places …"
+    (the colour then tells three "AI (Easy)" seats apart), and "Blue's b2" becomes "Bob's b2".
+    A pilgrim's or piece's colour is written in small letters and stays."""
     text = PLAYER_NUMBER.sub(lambda found: names.get(int(found[1]) - 1, found[0]), text)
     owners = {word: seat for seat, words in (colours or {}).items() for word in words.split(" and ") if word}
 
@@ -247,7 +247,10 @@ def with_player_names(text: str, names: dict[int, str], colours: dict[int, str] 
         if seat is None or seat not in names:
             return found[0]
         name = SEAT_NUMBER.sub("", names[seat])
-        return f"{name}'s" if found[2] else f"{name} ({found[1].lower()})"
+        if found[2]:
+            return f"{name}'s"
+        colour = found[1].lower()
+        return f"{name[:-1]}, {colour})" if name.endswith(")") else f"{name} ({colour})"  # not "AI (Easy) (red)"
 
     return CAPITALISED.sub(named, text) if owners else text
 

@@ -62,7 +62,7 @@ def test_a_player_places_pieces_and_two_ai_seats_answer(page, live_server, celer
     page.evaluate("window.__marker = 1")
 
     place_a_piece(page)
-    ai_moves = page.locator("#log li", has_text="(AI)")
+    ai_moves = page.locator("#log li", has_text="AI (")
     # Both AI seats take their turns through the worker; the page learns of them by polling.
     # Each log line starts with the name of whoever moved.
     for name in ("AI (Easy)", "AI (Strong)"):

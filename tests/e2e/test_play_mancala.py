@@ -80,7 +80,7 @@ def test_a_newcomer_signs_up_and_plays_the_ai(page, live_server, celery_worker, 
     expect(log.get_by_role("listitem").first).to_contain_text("newcomer sows tile")
     assert page.evaluate("window.__marker") == 1, "the move reloaded the whole page instead of swapping the board"
 
-    expect(log.get_by_text("(AI)").first).to_be_visible(timeout=AI_REPLY_TIMEOUT_MS)
+    expect(log.locator("li", has_text="AI (Easy) sows").first).to_be_visible(timeout=AI_REPLY_TIMEOUT_MS)
     expect(page.locator("#status").get_by_text("Your turn.")).to_be_visible(timeout=AI_REPLY_TIMEOUT_MS)
     notice = wait_for_turn_notice()
     assert page.url in notice.body, "the notice links to this match on this site"

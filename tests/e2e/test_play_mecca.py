@@ -29,7 +29,7 @@ def click_a_marked_square(page: Page) -> None:
     moves_before = page.locator("#log li").count()
     page.locator("#board button.mecca-cell.target").first.click()
     expect(page.locator("#log li")).not_to_have_count(moves_before)
-    expect(page.locator("#log li").first).not_to_contain_text("(AI)")
+    expect(page.locator("#log li").first).not_to_contain_text("AI (")
 
 
 def test_a_player_places_pilgrims_and_three_ai_colours_answer(page, live_server, celery_worker, settings, db,
@@ -46,7 +46,7 @@ def test_a_player_places_pilgrims_and_three_ai_colours_answer(page, live_server,
     assert page.locator("#log li").count() == 0
 
     click_a_marked_square(page)  # the entrance
-    ai_moves = page.locator("#log li", has_text="(AI)")
+    ai_moves = page.locator("#log li", has_text="AI (")
     expect(ai_moves).not_to_have_count(0, timeout=AI_REPLY_TIMEOUT_MS)
     expect(page.locator("#status").get_by_text("Your turn.")).to_be_visible(timeout=AI_REPLY_TIMEOUT_MS)
     assert ai_moves.count() >= 3, "the three AI colours chose their entrances"

@@ -75,7 +75,7 @@ def test_a_player_moves_carries_and_builds_a_hut(page, live_server, celery_worke
     click_move(page, "end", "Ishtar (blue) ends the turn")
 
     # The AI's turn comes through the worker; the page learns of it by polling.
-    expect(page.locator("#log li", has_text="(AI)").first).to_be_visible(timeout=AI_REPLY_TIMEOUT_MS)
+    expect(page.locator("#log li", has_text="AI (").first).to_be_visible(timeout=AI_REPLY_TIMEOUT_MS)
     expect(page.locator("#status").get_by_text("Your turn.")).to_be_visible(timeout=AI_REPLY_TIMEOUT_MS)
     expect(page.get_by_test_id("mp")).to_have_text("5")
 
