@@ -18,7 +18,7 @@ OPTION_HELP = {
                    "Kalah: Egyptian, but a capture needs coins in the tile across.",
     },
     "mesopotamia": {
-        "start_card": "Yes: every player starts with one card, playable from his first turn.",
+        "start_card": "Yes: every player starts with one card, playable from the first turn on.",
         "discard": "Reshuffle: played cards are shuffled into a new deck when it runs out. "
                    "Remove: each card is played once at most.",
     },

@@ -40,7 +40,7 @@ ENGINE_DECISIONS = {
         "All 18 cards are used, also with 2 players",
         "on a tile with one of your own huts and 2 of your tribes",
         "Without enough mana you cannot enter with it.",
-        "Yes: every player starts with one card, playable from his first turn.",
+        "Yes: every player starts with one card, playable from the first turn on.",
         "Remove: played cards leave the game",
     ],
 }

@@ -105,6 +105,17 @@ def test_creating_a_match_against_the_ai(alice_client):
     assert match.seats.get(number=1).ai_level == 2
 
 
+def test_the_new_match_form_writes_each_heading_once(alice_client):
+    """A group's legend names its select; the select's label is for screen readers only
+    (the page read "Opponent 1" and then "Opponent 1:")."""
+    page = alice_client.get(reverse("match_new", args=["jeexa"])).content.decode()
+    visible = re.sub(r'<[^>]*class="visually-hidden"[^>]*>[^<]*</[^>]*>', "", page)
+    visible = " ".join(strip_tags(visible).split())
+    for heading in ("Time control", "Opponent 1", "Opponent 7"):
+        assert visible.count(heading) == 1, heading
+        assert f'class="visually-hidden">{heading}</label>' in page, heading
+
+
 @pytest.mark.parametrize(("data", "message"), [
     ({"option_variant": "martian", "position": "first", "seat_1": "ai:1"}, "Select a valid choice"),
     ({"option_variant": "egyptian", "position": "first", "seat_1": "invite", "invite_1": ""}, "Type the username"),
