@@ -38,7 +38,7 @@ def confirm_email(page: Page) -> None:
     assert len(mail.outbox) == 1 and mail.outbox[0].to == ["newcomer@example.com"]
     page.goto(LINK.findall(mail.outbox[0].body)[0])
     page.get_by_role("button", name="Confirm").click()
-    expect(page.get_by_role("button", name="Log out")).to_be_visible()
+    expect(page.get_by_role("button", name="Sign out")).to_be_visible()
 
 
 def start_match_against_the_ai(page: Page) -> None:
