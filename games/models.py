@@ -22,7 +22,7 @@ class Status(models.TextChoices):
     OPEN = "open", "Waiting for players"
     ACTIVE = "active", "In play"
     FINISHED = "finished", "Finished"
-    ABORTED = "aborted", "Aborted"
+    ABORTED = "aborted", "Cancelled"  # by staff, its creator or a declined invitation: the site says cancelled
 
 
 # The status machine: every allowed change, in one place.

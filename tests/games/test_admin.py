@@ -14,6 +14,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.html import strip_tags
 from pytest_django.asserts import assertContains, assertNotContains, assertTemplateUsed
 
 from games import services
@@ -318,6 +319,13 @@ def test_the_seats_are_numbered_from_one_as_in_the_actions_forms(staff_client, a
     records = staff_client.get(reverse("admin:games_moverecord_changelist")).content.decode()
     assert re.findall(r'field-(move_number|seat_number)">(\d+)', records) == [
         ("move_number", "1"), ("seat_number", "1")]
+
+
+def test_a_cancelled_match_is_called_cancelled_in_the_admin_as_on_the_site(staff_client, staff, alice, bob):
+    match = start_match(alice, bob)
+    services.match_abort(match_id=match.pk, actor=staff, reason="Test")
+    page = " ".join(strip_tags(staff_client.get(CHANGELIST).content.decode()).split())
+    assert "Cancelled" in page and "Aborted" not in page
 
 
 def test_a_player_who_is_not_staff_is_sent_to_the_admin_login(client, alice, matches):
