@@ -418,7 +418,8 @@ def _after_position_change(match: Match, seats: list[Seat], *, mover: int | None
         if seat.is_ai:
             transaction.on_commit(partial(tasks.enqueue_ai_move, match.pk, match.version), robust=True)
         elif seat.user_id and seat.number != mover:
-            _notify(seat.user, match, Notification.Kind.YOUR_TURN, "your_turn", _since_your_last_move(match, seat))
+            _notify(seat.user, match, Notification.Kind.YOUR_TURN, "your_turn",
+                    {**_since_your_last_move(match, seat), "deadline": seat.deadline, "paused": seat.paused_seconds})
 
 
 SINCE_SHOWN = 12  # moves a "your turn" email lists at most, the latest

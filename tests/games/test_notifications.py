@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 import socket
+import zoneinfo
 from datetime import timedelta
 
 import pytest
@@ -17,7 +18,7 @@ from django.urls import reverse
 
 from accounts import unsubscribe
 from games import services, tasks, webhooks
-from games.models import Match, Notification
+from games.models import Match, Notification, Seat
 from games.services import SeatSpec
 from tests.conftest import make_user
 from tests.games.conftest import start_timed_match
@@ -86,6 +87,18 @@ def test_mail_clients_unsubscribe_with_the_rfc_8058_one_click_post(clock, alice,
     alice.refresh_from_db()
     assert alice.reminders == "" and alice.turn_notice == "instant", "only reminders are stopped"
     assert match.pk
+
+
+def test_a_your_turn_email_says_when_the_time_runs_out_in_the_players_time_zone(clock, alice, bob):
+    bob.time_zone = "Europe/Paris"
+    bob.save()
+    match = start_timed_match(alice, bob)  # two days a move: Bob loses if his clock runs out
+    settle(clock)
+    services.move_submit(match_id=match.pk, user=alice, move="1", expected_version=0)
+    deadline = Seat.objects.get(match=match, user=bob).deadline.astimezone(zoneinfo.ZoneInfo("Europe/Paris"))
+    body = Notification.objects.get(user=bob, kind=Notification.Kind.YOUR_TURN, channel="email").body
+    assert (f"Your time runs out on {deadline:%A} {deadline.day} {deadline:%B %Y, %H:%M} CET; "
+            "then you lose the match.") in body
 
 
 def test_a_forged_unsubscribe_link_changes_nothing(client, bob):
