@@ -5,6 +5,7 @@ import unicodedata
 import zoneinfo
 from functools import cache
 
+from allauth.account.forms import LoginForm
 from confusable_homoglyphs import categories, confusables
 from django import forms
 from django.db.models import Q, QuerySet
@@ -117,3 +118,11 @@ class ProfileForm(forms.ModelForm):
 
 class VacationForm(forms.Form):
     days = forms.IntegerField(min_value=1, max_value=VACATION_DAYS_PER_YEAR, initial=7, label="Days of vacation")
+
+
+class SignInForm(LoginForm):
+    """allauth's sign-in form, its first field named for what it takes (allauth: "Login")."""
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["login"].label = "Username or email"

@@ -136,6 +136,7 @@ CSRF_FAILURE_VIEW = "accounts.views.csrf_failure"
 LOGIN_REDIRECT_URL = "dashboard"
 ACCOUNT_ADAPTER = "accounts.adapter.AccountAdapter"
 ACCOUNT_LOGIN_METHODS = {"username", "email"}
+ACCOUNT_FORMS = {"login": "accounts.forms.SignInForm"}
 ACCOUNT_SIGNUP_FIELDS = ["email*", "username*", "password1*", "password2*"]
 ACCOUNT_EMAIL_VERIFICATION = "mandatory"
 ACCOUNT_UNIQUE_EMAIL = True

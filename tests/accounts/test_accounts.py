@@ -85,6 +85,10 @@ def test_logging_in_with_an_unconfirmed_email_is_refused(client, db):
     assert client.get(reverse("dashboard")).status_code == 302
 
 
+def test_the_sign_in_form_asks_for_a_username_or_email(client, db):
+    assert '<label for="id_login">Username or email:</label>' in client.get(reverse("account_login")).content.decode()
+
+
 def test_log_in_by_username_or_email_and_log_out(client, alice):
     for login in ("alice", "alice@example.com"):
         response = client.post(reverse("account_login"), {"login": login, "password": PASSWORD})
