@@ -21,7 +21,7 @@ NUMBERS = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five"}
 LETTER = dict(zip(COLOURS, LETTERS, strict=True))
 REASONS = {
     "blocked": "No colour could place a pilgrim any more.",
-    "emptied": "A player placed all his pilgrims and the round was completed.",
+    "emptied": "A player had placed all his pilgrims, so the round was completed.",
 }
 
 
@@ -30,8 +30,9 @@ def present(view: dict, seat: int | None, legal: list[str]) -> dict:
     acting = bool(legal)
     returned = _returned(view)
     targets = set(view["targets"])
+    in_play = {colour for colours in view["colours"] for colour in colours}
     rows = [
-        [_cell(row * SIZE + column, view, step, acting, targets, returned) for column in range(SIZE)]
+        [_cell(row * SIZE + column, view, step, acting, targets, returned, in_play) for column in range(SIZE)]
         for row in range(SIZE)
     ]
     return {
@@ -57,29 +58,29 @@ def _token(colour: str) -> dict:
     return {"colour": colour, "letter": LETTER[colour]}
 
 
-def _cell(square: int, view: dict, step: str, acting: bool, targets: set[str], returned: dict) -> dict:
+def _cell(square: int, view: dict, step: str, acting: bool, targets: set[str], returned: dict,
+          in_play: set[str]) -> dict:
     name = square_name(square)
     kind = mat(square)
     pilgrim = view["board"].get(name)
     out = (kind == "purple" and not view["purple_in_play"]) or name in view["unused_entrances"]
+    crescent = COLOURS[CRESCENT_COLOUR[square]] if square in CRESCENT_COLOUR else None
     cell = {
         "name": name,
         "mat": kind,
         "out": out,
         "pilgrim": _token(pilgrim) if pilgrim else None,
-        "crescent": _token(COLOURS[CRESCENT_COLOUR[square]]) if square in CRESCENT_COLOUR else None,
+        "crescent": _token(crescent) if crescent in in_play else None,  # black and white need 5 or 6 colours
         "entrance": ENTRANCES.index(square) + 1 if square in ENTRANCES else None,
         "close": square in CLOSE_TO_KAABA,
         "target": name in targets,
         "returned": _token(returned[name]) if name in returned and not pilgrim else None,
         "move": None,
     }
-    if acting and kind != "kaaba":
-        # Every square may be clicked: a refused one comes back with the reason.
-        if step == "remove" and pilgrim:
-            cell["move"] = "x" + name
-        elif step in ("place", "entrance") and not pilgrim:
-            cell["move"] = name
+    if acting:
+        # Every square may be clicked, the Kaaba and the taken ones too: a refused one comes
+        # back with the reason (only the marked ones are Tab stops).
+        cell["move"] = "x" + name if step == "remove" else name
     cell["label"] = _label(cell, step)
     return cell
 
@@ -146,7 +147,7 @@ def _prompt(view: dict, acting: bool) -> str:
         need = "it must touch exactly one pilgrim, of another colour"
     else:
         need = f"it must touch exactly {NUMBERS.get(k, k)} pilgrims of {NUMBERS.get(k, k)} other colours"
-    limit = view["max_per_turn"]
+    limit = min(view["max_per_turn"], k - 1 + view["in_hand"][colour])  # a short hand places fewer
     return f"{mover}: place the {nth} pilgrim of the turn (up to {limit}); {need}."
 
 
@@ -155,7 +156,14 @@ def _notes(view: dict) -> list[str]:
     if view["first_round"] and view["step"] == "place":
         notes.append("First round: one pilgrim each.")
     if view["final_round"] and not view["over"]:
-        notes.append("A player has placed all his pilgrims: this is the last round.")
+        # Name the colours of the player who emptied his hand (a removal may since have given some back).
+        emptied = [colours for colours in view["colours"] if not any(view["in_hand"][c] for c in colours)]
+        if len(emptied) == 1:
+            who = " and ".join(colour.capitalize() for colour in emptied[0])
+            whose = "their" if len(emptied[0]) > 1 else "its"
+        else:
+            who, whose = "A player", "his"
+        notes.append(f"{who} placed all {whose} pilgrims: this is the last round.")
     last = view["last_removal"]
     if last:
         line = f"Last turn {last['by'].capitalize()} removed the {last['colour']} pilgrim on {last['square']}"

@@ -401,6 +401,7 @@ def test_only_a_pilgrim_next_to_two_of_one_colour_may_be_removed():
     assert refused(state, "xg4") == why.NOT_REMOVABLE
     assert refused(state, "xd2") == why.NOTHING_THERE.format(square="d2")
     assert refused(state, "d2") == why.DONE_PLACING
+    assert refused(state, "xf6") == why.KAABA_SQUARE, "the Kaaba, not \"no pilgrim there\""
 
 
 def test_a_pilgrim_of_any_colour_may_be_removed_even_ones_own():

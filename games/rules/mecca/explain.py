@@ -104,6 +104,8 @@ def why_not_here(state: State, square: int) -> str | None:
 def _why_not_removable(state: State, square: int | None) -> str | None:
     if square is None:
         return None
+    if square in KAABA:
+        return KAABA_SQUARE
     if state.board[square] < 0:
         return NOTHING_THERE.format(square=square_name(square))
     if square in ENTRANCES:

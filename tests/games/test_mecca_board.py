@@ -1,0 +1,91 @@
+"""Mecca's board as a player sees it: every square answers a click (the Kaaba and the taken
+squares with their reason too), the prompt counts what the colour can still place, only the
+crescents of colours in play are drawn, and the end notes say who and why."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from django.urls import reverse
+
+from games.boards import board_context
+from games.boards.mecca import REASONS
+from games.engine import get_game
+from games.models import Match
+from games.rules.mecca import explain
+from games.services import ClockSpec
+from tests.conftest import make_user
+from tests.games.conftest import start_timed_match
+
+MECCA = get_game("mecca")
+HTMX = {"HTTP_HX_REQUEST": "true"}
+
+
+def placing_state(players: int = 4, seed: int = 1):
+    """A game just past set-up: the first colour of round 1 is to place."""
+    state = MECCA.initial_state(players, {}, seed)
+    while MECCA.view(state, None)["step"] == "entrance":
+        seat = MECCA.to_act(state)[0]
+        state = MECCA.apply(state, seat, MECCA.legal_moves(state, seat)[0])
+    return state
+
+
+def board_for(state, seat):
+    return board_context("mecca", MECCA.view(state, seat), seat, MECCA.legal_moves(state, seat))
+
+
+def cells(board) -> dict[str, dict]:
+    return {cell["name"]: cell for row in board["rows"] for cell in row["cells"]}
+
+
+def test_a_click_on_the_kaaba_or_a_taken_square_gets_its_reason(client, alice, bob, carol):
+    dave = make_user("dave")
+    match = start_timed_match(alice, bob, carol, dave, clock=ClockSpec(), game="mecca")
+    users = {0: alice, 1: bob, 2: carol, 3: dave}
+    state = placing_state()
+    Match.objects.filter(pk=match.pk).update(state=MECCA.dump(state))
+    seat = MECCA.to_act(state)[0]
+    squares = cells(board_for(state, seat))
+    taken = next(name for name, cell in squares.items() if cell["pilgrim"])
+    assert squares["f6"]["move"] == "f6" and squares[taken]["move"] == taken, "clickable, not pictures"
+    assert not squares["f6"]["target"], "and not marked"
+    client.force_login(users[seat])
+    for square, reason in (("f6", explain.KAABA_SQUARE), ("e5", explain.KAABA_SQUARE),
+                           (taken, explain.TAKEN.format(colour=state_colour(state, taken), square=taken))):
+        response = client.post(reverse("match_move", args=[match.pk]), {"move": square, "version": 0}, **HTMX)
+        assert response.status_code == 422 and reason in response.content.decode(), square
+    assert Match.objects.get(pk=match.pk).version == 0
+
+
+def state_colour(state, square: str) -> str:
+    return MECCA.view(state, None)["board"][square]
+
+
+def test_the_prompt_counts_only_the_pilgrims_the_colour_still_holds():
+    state = placing_state()
+    state = replace(state, round=2)
+    colour = state.colour
+    hand = list(state.hand)
+    for left, up_to in ((17, 3), (2, 2), (1, 1)):
+        hand[colour] = left
+        short = replace(state, hand=tuple(hand))
+        prompt = board_for(short, MECCA.to_act(short)[0])["prompt"]
+        assert f"place the 1st pilgrim of the turn (up to {up_to})" in prompt, prompt
+
+
+def test_only_the_crescents_of_colours_in_play_are_drawn():
+    for players, drawn in ((4, {"yellow", "red", "green", "blue"}), (5, {"yellow", "red", "green", "blue", "black"}),
+                           (6, {"yellow", "red", "green", "blue", "black", "white"})):
+        board = board_for(placing_state(players), 0)
+        crescents = {cell["crescent"]["colour"] for cell in cells(board).values() if cell["crescent"]}
+        assert crescents == drawn, players
+
+
+def test_the_last_round_note_names_the_colours_that_placed_all_and_the_end_reason_holds_after_a_giveback():
+    state = placing_state()
+    hand = list(state.hand)
+    hand[1] = 0  # red, seat 1's only colour, has placed all
+    state = replace(state, hand=tuple(hand), final_round=True)
+    notes = board_for(state, 0)["notes"]
+    assert "Red placed all its pilgrims: this is the last round." in notes
+    assert REASONS["emptied"] == "A player had placed all his pilgrims, so the round was completed."
