@@ -105,13 +105,19 @@ def _label(cell: dict, step: str) -> str:
     return ", ".join(words)
 
 
+def _removals(view: dict) -> list[dict]:
+    """The removals a player coming back has not seen: every one since each colour's own
+    last turn (positions stored before that was kept know only the last)."""
+    recent = view.get("recent_removals")
+    return recent if recent is not None else [r for r in [view["last_removal"]] if r]
+
+
 def _returned(view: dict) -> dict[str, str]:
-    """Squares emptied by the last removal: the removed pilgrim and every isolated one."""
-    last = view["last_removal"]
-    if not last:
-        return {}
-    squares = {last["square"]: last["colour"]}
-    squares.update({name: colour for name, colour in last["returned"]})
+    """Squares emptied by those removals: the removed pilgrims and every isolated one."""
+    squares = {}
+    for removal in _removals(view):
+        squares[removal["square"]] = removal["colour"]
+        squares.update({name: colour for name, colour in removal["returned"]})
     return squares
 
 
@@ -164,11 +170,10 @@ def _notes(view: dict) -> list[str]:
         else:
             who, whose = "A player", "his"
         notes.append(f"{who} placed all {whose} pilgrims: this is the last round.")
-    last = view["last_removal"]
-    if last:
-        line = f"Last turn {last['by'].capitalize()} removed the {last['colour']} pilgrim on {last['square']}"
-        if last["returned"]:
-            gone = ", ".join(f"the {colour} pilgrim on {name}" for name, colour in last["returned"])
+    for removal in _removals(view):
+        line = f"{removal['by'].capitalize()} removed the {removal['colour']} pilgrim on {removal['square']}"
+        if removal["returned"]:
+            gone = ", ".join(f"the {colour} pilgrim on {name}" for name, colour in removal["returned"])
             line += f"; left alone, {gone} went back too"
         notes.append(line + ".")
     notes += [f"{colour.capitalize()} could not place and passed." for colour in view["passed"]]

@@ -4,6 +4,7 @@ crescents of colours in play are drawn, and the end notes say who and why."""
 
 from __future__ import annotations
 
+import random
 from dataclasses import replace
 
 from django.urls import reverse
@@ -89,3 +90,22 @@ def test_the_last_round_note_names_the_colours_that_placed_all_and_the_end_reaso
     notes = board_for(state, 0)["notes"]
     assert "Red placed all its pilgrims: this is the last round." in notes
     assert REASONS["emptied"] == "A player had placed all his pilgrims, so the round was completed."
+
+
+def test_every_removal_of_the_last_round_is_noted_and_marked_not_only_the_latest():
+    rng, state = random.Random(11), None
+    for seed in range(30):
+        state = MECCA.initial_state(4, {}, seed)
+        while not MECCA.is_over(state) and len(state.recent_removals) < 2:
+            seat = MECCA.to_act(state)[0]
+            state = MECCA.apply(state, seat, rng.choice(MECCA.legal_moves(state, seat)))
+        if len(state.recent_removals) >= 2:
+            break
+    seat = MECCA.to_act(state)[0] if not MECCA.is_over(state) else 0
+    board = board_for(state, seat)
+    squares = cells(board)
+    for removal in MECCA.view(state, seat)["recent_removals"]:
+        assert any(note.startswith(f"{removal['by'].capitalize()} removed the {removal['colour']} pilgrim on "
+                                   f"{removal['square']}") for note in board["notes"]), removal
+        if not squares[removal["square"]]["pilgrim"]:
+            assert squares[removal["square"]]["returned"]["colour"] == removal["colour"], "marked as gone"

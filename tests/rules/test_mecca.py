@@ -441,6 +441,34 @@ def test_entrance_pilgrims_can_never_be_removed_nor_go_back_when_alone():
     assert after.last_removal.returned == ((sq("i6"), RED), (sq("i8"), RED))
 
 
+def test_the_removals_of_the_last_round_are_kept_until_their_colour_acts_again():
+    """[code] A player coming back sees every removal since the colours' own last turns, not
+    only the latest: each colour's removal stays until that colour acts (or passes) again."""
+    rng = random.Random(11)
+    seen_two = False
+    for seed in range(30):
+        state = GAME.initial_state(4, {}, seed)
+        while not GAME.is_over(state):
+            seat = seat_of(state)
+            state = GAME.apply(state, seat, rng.choice(GAME.legal_moves(state, seat)))
+            by = [removal.by for removal in state.recent_removals]
+            assert len(by) == len(set(by)), "one per colour: an older one is a round old"
+            if state.step == PLACE and state.placed == 0:
+                assert state.colour not in by, "the colour to act has seen its own"
+            if state.last_removal is not None:
+                assert state.recent_removals[-1] == state.last_removal
+            seen_two = seen_two or len(by) > 1
+            assert GAME.load(json.loads(json.dumps(GAME.dump(state)))) == state
+    assert seen_two, "some round had two removals"
+
+
+def test_a_position_stored_before_recent_removals_loads_with_its_last_removal():
+    state = play(position(WORKED_EXAMPLE), "d10", "f10", "h4", "xi6")
+    stored = GAME.dump(state)
+    del stored["recent_removals"]
+    assert GAME.load(stored).recent_removals == (state.last_removal,)
+
+
 def test_a_removal_step_with_nothing_removable_is_skipped():
     """The engine never asks a player to choose from nothing: after three placements with no
     pilgrim next to two of one colour, the turn just ends."""

@@ -79,8 +79,10 @@ Showing the game
 - [code] ``view`` gives the step (entrance, place, remove, over), the number of the next
   placement, the squares the colour to act may play (``targets``, public: Mecca hides
   nothing), the last removal with the pilgrims that went back (kept until the next turn a
-  player plays; automatic passes do not clear it), the colours that just passed, and at
-  the end the score table with crescent bonus and tie-break count.
+  player plays; automatic passes do not clear it), every removal of the last round
+  (``recent_removals``: each stays until its colour acts or passes again, so a player
+  coming back sees all he missed), the colours that just passed, and at the end the
+  score table with crescent bonus and tie-break count.
 - [code] ``describe`` writes one line per move with what followed by itself: "Red places a
   pilgrim on f3 (2nd of the turn); no square takes a 3rd pilgrim, so the turn ends;
   Green cannot place and passes."

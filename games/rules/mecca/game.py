@@ -64,6 +64,7 @@ STATE_KEYS = (
     "passed",
     "reason",
     "moves_played",
+    "recent_removals",
 )
 END_WORDS = {
     BLOCKED: "no colour can place a pilgrim, so the game ends",
@@ -158,6 +159,7 @@ class Mecca(Game):
             "targets": sorted(_targets(state)) if acting else [],
             "legal_moves": self.legal_moves(state, seat) if seat is not None else [],
             "last_removal": _removal_view(state.last_removal),
+            "recent_removals": [_removal_view(removal) for removal in state.recent_removals],
             "passed": [COLOURS[c] for c in state.passed],
             "over": not acting,
             "reason": state.reason,
@@ -203,10 +205,12 @@ class Mecca(Game):
             "passed": [COLOURS[c] for c in state.passed],
             "reason": state.reason,
             "moves_played": state.moves_played,
+            "recent_removals": [_removal_view(removal) for removal in state.recent_removals],
         }
 
     def load(self, data: dict) -> State:
-        if set(data) != set(STATE_KEYS) or data["step"] not in STEPS or data["reason"] not in REASONS:
+        known = set(data) | {"recent_removals"}  # positions stored before "recent_removals" load too
+        if known != set(STATE_KEYS) or data["step"] not in STEPS or data["reason"] not in REASONS:
             raise ValueError(NOT_STORED)
         try:
             return _load(data)
@@ -324,7 +328,16 @@ def _load(data: dict) -> State:
     entrances = [NO_SQUARE] * colours
     for colour, name in data["entrances"].items():
         entrances[colour_index[colour]] = _square(name)
-    removal = data["last_removal"]
+    def removal_of(stored: dict | None) -> Removal | None:
+        if stored is None:
+            return None
+        return Removal(
+            by=colour_index[stored["by"]],
+            square=_square(stored["square"]),
+            colour=colour_index[stored["colour"]],
+            returned=tuple((_square(sq), colour_index[c]) for sq, c in stored["returned"]),
+        )
+
     return State(
         players=players,
         seed=data["seed"],
@@ -336,17 +349,12 @@ def _load(data: dict) -> State:
         placed=data["placed"],
         round=data["round"],
         final_round=data["final_round"],
-        last_removal=None
-        if removal is None
-        else Removal(
-            by=colour_index[removal["by"]],
-            square=_square(removal["square"]),
-            colour=colour_index[removal["colour"]],
-            returned=tuple((_square(sq), colour_index[c]) for sq, c in removal["returned"]),
-        ),
+        last_removal=removal_of(data["last_removal"]),
         passed=tuple(colour_index[c] for c in data["passed"]),
         reason=data["reason"],
         moves_played=data["moves_played"],
+        # Positions stored before this field have none: their last removal stands for them.
+        recent_removals=tuple(removal_of(r) for r in data.get("recent_removals", [data["last_removal"]]) if r),
     )
 
 

@@ -59,6 +59,9 @@ class State:
     passed: tuple[int, ...]  # colours that passed by themselves right after the last move
     reason: str  # BLOCKED or EMPTIED once over, else ""
     moves_played: int
+    # Every removal since each colour's own last turn, oldest first: what a player coming
+    # back to the board has not seen yet (``last_removal`` is only the latest turn's).
+    recent_removals: tuple[Removal, ...] = ()
 
     @property
     def colours(self) -> int:
@@ -256,7 +259,8 @@ def _next_turn(state: State, position: int, removal: Removal | None) -> State:
     """Hand the turn on from the colour at ``position`` of the order. Colours that cannot
     place pass by themselves; the game ends when nobody can place, or when the round of
     a player who emptied his hand is complete."""
-    base = _replace(state, placed=0, last_removal=removal)
+    recent = (*state.recent_removals, removal) if removal else state.recent_removals
+    base = _replace(state, placed=0, last_removal=removal, recent_removals=recent)
     order = turn_order(state.entrances)
     if not any(can_place(state.board, state.hand, colour) for colour in order):
         return _replace(base, step=OVER, colour=NO_COLOUR, reason=BLOCKED, passed=())
@@ -270,7 +274,10 @@ def _next_turn(state: State, position: int, removal: Removal | None) -> State:
                 return _replace(base, step=OVER, colour=NO_COLOUR, reason=EMPTIED, passed=tuple(passed))
         colour = order[position]
         if can_place(state.board, state.hand, colour):
-            return _replace(base, step=PLACE, colour=colour, round=rnd, passed=tuple(passed))
+            # A round on, the removals of the colours that now act or pass are a round old.
+            done = {colour, *passed}
+            return _replace(base, step=PLACE, colour=colour, round=rnd, passed=tuple(passed),
+                            recent_removals=tuple(r for r in recent if r.by not in done))
         passed.append(colour)
 
 
