@@ -39,8 +39,10 @@ document.addEventListener("htmx:afterSettle", () => {
     announcer.textContent = status.textContent.trim();  // a live region that outlives the swap
   }
   if (focusWas === null) return;
-  const again = focusWas && document.querySelector(focusWas);
+  const found = focusWas && document.querySelector(focusWas);
   focusWas = null;
+  // A control that is no longer a Tab stop (a Mecca square just filled) gives way to the board's next move.
+  const again = found && found.getAttribute("tabindex") !== "-1" ? found : null;
   const next = again
     || document.querySelector('.board [name="move"]:not([tabindex="-1"]), .board [role="button"][tabindex="0"]')
     || document.getElementById("status");
@@ -48,17 +50,21 @@ document.addEventListener("htmx:afterSettle", () => {
 });
 
 // A server error (5xx) or no connection: htmx swaps nothing in, so a click would seem to do
-// nothing at all. Say what happened; the next request that gets an answer clears it.
+// nothing at all. Say what happened, on top of the page wherever it is scrolled to. A lost
+// connection is over once any answer comes; a server error once the page is redrawn (the
+// poll's "nothing changed" does not redraw it, so it does not clear that one).
 const REQUEST_PROBLEMS = {
-  "htmx:responseError": "Something went wrong on our side. Reload the page to see the match as it stands.",
-  "htmx:sendError": "The site cannot be reached just now. Check your connection; this page catches up once it is back.",
+  "htmx:responseError": ["server", "Something went wrong on our side. Reload the page to see the match as it stands."],
+  "htmx:sendError": ["connection",
+    "The site cannot be reached just now. Check your connection; this page catches up once it is back."],
 };
 
-for (const [name, text] of Object.entries(REQUEST_PROBLEMS)) {
+for (const [name, [kind, text]] of Object.entries(REQUEST_PROBLEMS)) {
   document.addEventListener(name, () => {
     const problem = document.getElementById("request-problem");
     if (problem) {
       problem.textContent = text;
+      problem.dataset.kind = kind;
       problem.hidden = false;
     }
   });
@@ -66,7 +72,9 @@ for (const [name, text] of Object.entries(REQUEST_PROBLEMS)) {
 
 document.addEventListener("htmx:afterRequest", (event) => {
   const problem = document.getElementById("request-problem");
-  if (problem && event.detail.xhr && event.detail.xhr.status && event.detail.xhr.status < 500) problem.hidden = true;
+  const status = event.detail.xhr ? event.detail.xhr.status : 0;
+  if (!problem || problem.hidden || !status || status >= 500) return;
+  if (problem.dataset.kind === "connection" || status !== 204) problem.hidden = true;
 });
 
 // A Jeexa puzzle wider than its box scrolls inside it (on a phone, say): mark it, so the

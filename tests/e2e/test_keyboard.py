@@ -5,6 +5,7 @@ status; and in Mecca only the marked squares are Tab stops."""
 
 from __future__ import annotations
 
+import random
 import re
 
 import pytest
@@ -93,6 +94,34 @@ def test_in_mecca_only_the_marked_squares_are_tab_stops(page, live_server, alice
     # (wait_for_function would evaluate a string: the site's CSP forbids that, now and then loudly)
     expect(page.locator("body")).not_to_be_focused()
     assert focused(page)["inBoard"] or focused(page)["id"] == "status"
+
+
+def test_in_mecca_after_a_placement_the_focus_goes_to_the_next_marked_square(page, live_server, alice, bob):
+    """The square just filled is no Tab stop any more: focus moves on to a square the next
+    pilgrim may take, not left on the filled one (the next Tab then skipped the board)."""
+    match = services.match_create(creator=alice, game_slug="mecca", options={},
+                                  seats=[SeatSpec("creator"), SeatSpec("user", username="bob")])
+    services.match_accept(match_id=match.pk, user=bob)
+    game, users, rng = match.game_obj, {0: alice, 1: bob}, random.Random(2)
+    while True:  # random moves until Alice starts a turn whose first pilgrim can be followed by a second
+        match.refresh_from_db()
+        state = game.load(match.state)
+        seat = game.to_act(state)[0]
+        legal = game.legal_moves(state, seat)
+        chain = [move for move in legal if seat == 0 and state.step == "place" and state.round > 1
+                 and state.placed == 0 and game.to_act(after := game.apply(state, 0, move)) == (0,)
+                 and after.step == "place"]
+        if chain:
+            break
+        services.move_submit(match_id=match.pk, user=users[seat], move=rng.choice(legal),
+                             expected_version=match.version)
+    log_in(page, live_server.url, "alice")
+    page.goto(f"{live_server.url}/matches/{match.pk}/")
+
+    page.locator(f'#board button[value="{chain[0]}"]').focus()
+    page.keyboard.press("Enter")
+    expect(page.locator("#log li")).to_have_count(match.version + 1)
+    expect(page.locator("#board button.mecca-cell.target:focus")).to_have_count(1)  # on a marked square
 
 
 def test_the_replay_offers_no_step_beyond_either_end(client, alice, bob):

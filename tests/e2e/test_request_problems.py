@@ -13,6 +13,25 @@ from tests.e2e.pages import log_in
 
 pytestmark = pytest.mark.e2e
 
+POLLS_SECONDS = 7  # the match page polls every few seconds
+
+
+def test_the_message_is_seen_on_a_phone_scrolled_down_to_the_board(browser, live_server, alice, bob):
+    page = browser.new_page(viewport={"width": 390, "height": 600}, is_mobile=True, has_touch=True)
+    page.set_default_timeout(TIMEOUT_MS)
+    match = start_match(alice, bob)
+    log_in(page, live_server.url, "alice")
+    page.goto(f"{live_server.url}/matches/{match.pk}/")
+    page.route(f"**/matches/{match.pk}/move/", lambda route: route.fulfill(status=500, body="boom"))
+    button = page.locator("#board button[name=move]").first
+    button.scroll_into_view_if_needed()
+    page.evaluate("window.scrollBy(0, 200)")
+    button.click()
+    problem = page.locator("#request-problem")
+    expect(problem).to_be_visible()
+    box = problem.bounding_box()
+    assert box["y"] >= 0 and box["y"] + box["height"] <= 600, "inside the screen, wherever it is scrolled"
+
 
 def test_a_server_error_or_a_lost_connection_on_a_move_is_said_and_the_next_answer_clears_it(
         browser, live_server, alice, bob):
@@ -29,6 +48,8 @@ def test_a_server_error_or_a_lost_connection_on_a_move_is_said_and_the_next_answ
     page.route(move_url, lambda route: route.fulfill(status=500, body="boom"))
     page.locator("#board button[name=move]").first.click()
     expect(problem).to_have_text("Something went wrong on our side. Reload the page to see the match as it stands.")
+    page.wait_for_timeout(POLLS_SECONDS * 1000)  # the polls' "nothing changed" do not clear it
+    expect(problem).to_be_visible()
 
     page.unroute(move_url)
     page.route(move_url, lambda route: route.abort("internetdisconnected"))
