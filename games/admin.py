@@ -205,8 +205,8 @@ class MatchAdmin(SecretsNotFiltered, admin.ModelAdmin):
         moves = MoveRecord.objects.filter(match=match).count()
         notes = Notification.objects.filter(match=match).count()
         return format_html(
-            '<a href="{}?q={}">All {} move{}</a> · <a href="{}?q={}">all {} notification{}</a> '
-            "(this page lists the latest {} of each)",
+            '<a href="{}?match__id__exact={}">All {} move{}</a> · '
+            '<a href="{}?match__id__exact={}">all {} notification{}</a> (this page lists the latest {} of each)',
             reverse("admin:games_moverecord_changelist"), match.pk, moves, pluralize(moves),
             reverse("admin:games_notification_changelist"), match.pk, notes, pluralize(notes),
             MoveRecordInline.latest,

@@ -422,9 +422,15 @@ def test_a_long_matchs_page_lists_its_latest_moves_and_links_to_all_of_them(staf
     [moves] = [inline for inline in response.context["inline_admin_formsets"]
                if inline.formset.model is MoveRecord]
     assert sorted(form.instance.ply for form in moves.forms) == list(range(10, 60)), "the newest 50"
-    log_url = f'{reverse("admin:games_moverecord_changelist")}?q={match.pk}'
+    log_url = f'{reverse("admin:games_moverecord_changelist")}?match__id__exact={match.pk}'
     assertContains(response, f'<a href="{log_url}">All 60 moves</a>')
     assert staff_client.get(log_url).context["cl"].result_count == 60
+    # Only this match's notifications, though other matches' subjects hold its number too.
+    start_match(alice, bob)
+    Notification.objects.filter(match=match).update(subject=f"Your turn in Jeexa #{match.pk}")
+    notes_url = f'{reverse("admin:games_notification_changelist")}?match__id__exact={match.pk}'
+    assertContains(response, f'all {Notification.objects.filter(match=match).count()} notification')
+    assert staff_client.get(notes_url).context["cl"].result_count == Notification.objects.filter(match=match).count()
 
 
 def test_admin_pages_name_an_icon_so_browsers_do_not_ask_for_a_missing_favicon(staff_client, matches):
