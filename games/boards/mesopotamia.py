@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import math
 
+from games.rules.mesopotamia.hexes import step
+
 HEX_RADIUS = 48
 SQRT3 = math.sqrt(3)
 MARGIN = 8
@@ -253,6 +255,7 @@ def _turn(view: dict) -> dict:
 def _groups(view: dict, legal: list[str], tribes: dict[str, dict]) -> list[dict]:
     """The legal moves as labelled button groups: one per tribe, then choices, actions, cards."""
     groups: dict[str, dict] = {}
+    tiles = {(tile["q"], tile["r"]): tile for tile in view["tiles"]}
 
     def add(key: str, title: str, move: str, label: str) -> None:
         groups.setdefault(key, {"title": title, "moves": []})["moves"].append({"move": move, "label": label})
@@ -262,7 +265,7 @@ def _groups(view: dict, legal: list[str], tribes: dict[str, dict]) -> list[dict]
         verb = words[0]
         if verb in ("move", "discover", "carry", "drop", "steal"):
             tribe = tribes[words[1]]
-            add(f"tribe-{words[1]}", _tribe_title(tribe), move, _tribe_move_label(words, tribe))
+            add(f"tribe-{words[1]}", _tribe_title(tribe), move, _tribe_move_label(words, tribe, tiles))
         elif verb == "volcano":
             add("choice", "Volcano goes to", move, words[1])
         elif verb in ("wood", "stone"):
@@ -274,7 +277,7 @@ def _groups(view: dict, legal: list[str], tribes: dict[str, dict]) -> list[dict]
         elif verb == "draw":
             add("action-draw", "Draw a card", move, "Draw a card (your whole action)")
         elif verb == "play":
-            add(f"card-{words[1]}", f"Play {_title(words[1])}: {CARD_HELP[words[1]]}", move, _card_label(words))
+            add(f"card-{words[1]}", f"Play {_title(words[1])}: {CARD_HELP[words[1]]}", move, _card_label(words, tiles))
     return list(groups.values())
 
 
@@ -286,10 +289,12 @@ def _tribe_title(tribe: dict) -> str:
     return f"{tribe['id']} on {tribe['q']},{tribe['r']}{carrying}"
 
 
-def _tribe_move_label(words: list[str], tribe: dict) -> str:
+def _tribe_move_label(words: list[str], tribe: dict, tiles: dict) -> str:
     verb = words[0]
     if verb == "move":
-        return f"{ARROWS[words[2]]} {words[2].upper()}"
+        q, r = step((tribe["q"], tribe["r"]), words[2])
+        # Where the step leads, so a move into the Temple (a delivery) is seen before it is made.
+        return f"{ARROWS[words[2]]} {words[2].upper()} to {q},{r} ({KIND_LABELS[tiles[q, r]['kind']]})"
     if verb == "discover":
         return f"Discover {ARROWS[words[2]]} {words[2].upper()}"
     if verb == "carry":
@@ -306,12 +311,13 @@ def _action_label(words: list[str]) -> str:
     return f"On {words[1]}"
 
 
-def _card_label(words: list[str]) -> str:
+def _card_label(words: list[str], tiles: dict) -> str:
     rest = words[2:]
     if not rest:
         return "Play"
     if words[1] == "mana-theft":
         return f"From {rest[0].upper()}"
     if words[1] == "expulsion":
-        return f"Hut {rest[1]} on {rest[0]}"
+        hut = tiles[_hex(rest[0])]["huts"][int(rest[1]) - 1]  # two huts on a tile: whose is which
+        return f"Hut {rest[1]} ({hut['colour']}) on {rest[0]}"
     return rest[0]

@@ -11,6 +11,7 @@ import pytest
 from django.template.loader import render_to_string
 
 from games.boards import board_context
+from games.boards.mesopotamia import _card_label
 from games.engine import get_game
 
 NAMES = {0: "Alice", 1: "Bob", 2: "AI (Strong)"}
@@ -67,3 +68,24 @@ def test_jeexa_tells_the_player_placing_of_your_pieces_and_the_others_of_that_pu
              for seat in (placing, 1 - placing)}
     assert rules == {placing: "It must be fitted: tab in slot with one of your pieces.",
                      1 - placing: "It must be fitted: tab in slot with a piece already in that puzzle."}
+
+
+def test_a_mesopotamia_move_button_says_where_the_step_leads():
+    """"↘ SE" alone hid that the step goes into the Temple (and delivers what the tribe carries)."""
+    game = get_game("mesopotamia")
+    state = game.initial_state(2, {}, 3)
+    seat = game.to_act(state)[0]
+    view = game.view(state, seat)
+    legal = game.legal_moves(state, seat)
+    tribe = next(t for t in view["tribes"] if f"move {t['id']} se" in legal)
+    board = board_context("mesopotamia", view, seat, legal)
+    labels = {m["move"]: m["label"] for group in board["groups"] for m in group["moves"]}
+    q, r = tribe["q"] + 1, tribe["r"]
+    kind = next(t["kind"] for t in view["tiles"] if (t["q"], t["r"]) == (q, r))
+    assert labels[f"move {tribe['id']} se"] == f"↘ SE to {q},{r} ({kind.capitalize()})"
+
+
+def test_an_expulsion_button_says_whose_hut_it_is():
+    tiles = {(-1, 1): {"huts": [{"owner": 0, "colour": "yellow"}, {"owner": -1, "colour": "neutral"}]}}
+    assert [_card_label(["play", "expulsion", "-1,1", n], tiles) for n in ("1", "2")] == [
+        "Hut 1 (yellow) on -1,1", "Hut 2 (neutral) on -1,1"]
