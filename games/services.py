@@ -438,7 +438,10 @@ def _since_your_last_move(match: Match, seat: Seat) -> dict:
                    + [(ply, 0, text) for ply, text in events.values_list("ply", "reason")[: SINCE_SHOWN + 1]],
                    reverse=True)
     texts = [text for _ply, _order, text in lines]
-    return {"since": texts[:SINCE_SHOWN][::-1], "more_before": len(texts) > SINCE_SHOWN, "first_turn": mine is None}
+    more_before = len(texts) > SINCE_SHOWN
+    total = moves.count() + events.count() if more_before else len(texts)  # "12 of 30": what was left out
+    return {"since": texts[:SINCE_SHOWN][::-1], "more_before": more_before, "total": total,
+            "first_turn": mine is None}
 
 
 def _start(match: Match, seats: list[Seat], *, actor: User | None) -> None:

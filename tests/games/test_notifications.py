@@ -101,6 +101,18 @@ def test_a_your_turn_email_says_when_the_time_runs_out_in_the_players_time_zone(
             "then you lose the match.") in body
 
 
+def test_a_your_turn_email_that_lists_only_the_latest_lines_says_how_many_it_left_out(clock, alice, bob, staff):
+    match = start_timed_match(alice, bob)
+    settle(clock)  # Alice's first "your turn" is sent: the next one is written anew
+    services.move_submit(match_id=match.pk, user=alice, move="1", expected_version=0)
+    for _ in range(13):
+        services.seat_deadline_extend(match_id=match.pk, seat_number=1, hours=1, actor=staff, reason="Storm")
+    services.move_submit(match_id=match.pk, user=bob, move="1", expected_version=1)
+    body = Notification.objects.filter(user=alice, kind=Notification.Kind.YOUR_TURN).latest("pk").body
+    assert "The latest moves since your last move (12 of 14; the match page lists them all):" in body
+    assert body.count("\n- ") == 12
+
+
 def test_a_forged_unsubscribe_link_changes_nothing(client, bob):
     assert client.post("/accounts/unsubscribe/not-a-token/").status_code == 404
     bob.refresh_from_db()
