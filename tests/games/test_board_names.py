@@ -89,3 +89,17 @@ def test_an_expulsion_button_says_whose_hut_it_is():
     tiles = {(-1, 1): {"huts": [{"owner": 0, "colour": "yellow"}, {"owner": -1, "colour": "neutral"}]}}
     assert [_card_label(["play", "expulsion", "-1,1", n], tiles) for n in ("1", "2")] == [
         "Hut 1 (yellow) on -1,1", "Hut 2 (neutral) on -1,1"]
+
+
+def test_mesopotamia_reads_delivered_offerings_as_a_list_not_one_number():
+    game = get_game("mesopotamia")
+    state = game.initial_state(2, {}, 4)
+    while max(len(p["delivered"]) for p in game.view(state, 0)["players"]) < 2:  # the AI delivers in time
+        seat = game.to_act(state)[0]
+        state = game.apply(state, seat, game.ai_move(state, seat, 2, seed=4))
+    view = game.view(state, 0)
+    html = render_to_string("games/boards/mesopotamia.html", {
+        "view": view, "board": board_context("mesopotamia", view, 0, []), "match": SimpleNamespace(pk=1, version=0),
+        "names": NAMES, "legal": []})
+    delivered = re.findall(r"offerings delivered: (.*?) ·", " ".join(re.sub(r"<[^>]+>", "", html).split()))
+    assert any(re.fullmatch(r"\d(, \d)+", text) for text in delivered), delivered  # "2, 4", not "24"
