@@ -87,3 +87,28 @@ function markOverflowingPuzzles() {
 document.addEventListener("DOMContentLoaded", markOverflowingPuzzles);
 document.addEventListener("htmx:afterSettle", markOverflowingPuzzles);
 window.addEventListener("resize", markOverflowingPuzzles);
+
+// A Mesopotamia map wider than a phone scrolls in its box: open it with the Temple in the
+// middle (the map grows in every direction), and keep where the player scrolled it to when
+// a move redraws it.
+let mapScrolledTo = null;
+document.addEventListener("htmx:beforeSwap", () => {
+  const map = document.querySelector(".meso-map");
+  mapScrolledTo = map ? map.scrollLeft : null;
+});
+
+function placeMap() {
+  const map = document.querySelector(".meso-map");
+  const temple = map && map.querySelector(".meso-temple");
+  if (!temple || map.scrollWidth <= map.clientWidth + 1) return;
+  if (mapScrolledTo !== null) {
+    map.scrollLeft = mapScrolledTo;
+    mapScrolledTo = null;
+    return;
+  }
+  const box = map.getBoundingClientRect();
+  const spot = temple.getBoundingClientRect();
+  map.scrollLeft += spot.left + spot.width / 2 - (box.left + box.width / 2);
+}
+document.addEventListener("DOMContentLoaded", placeMap);
+document.addEventListener("htmx:afterSettle", placeMap);

@@ -57,6 +57,14 @@ SPLIT_WORDS = """() => {
     }
     return split;
 }"""
+MAP_IN_VIEW = """() => {
+    const map = document.querySelector(".meso-map");
+    if (!map || map.scrollWidth <= map.clientWidth + 1) return null;
+    const box = map.getBoundingClientRect();
+    const temple = map.querySelector(".meso-temple").getBoundingClientRect();
+    const key = map.querySelector(".meso-legend").getBoundingClientRect();
+    return [temple.left >= box.left && temple.right <= box.right, key.left >= box.left - 1];
+}"""
 PUZZLE_HINTS = """() => [...document.querySelectorAll('.jx-scroll')].map(box => [
     box.scrollWidth > box.clientWidth + 1, getComputedStyle(box.nextElementSibling).display !== 'none'])"""
 SEED = 5  # every match gets it: the finished 8-player Jeexa then has a puzzle wider than a phone
@@ -92,7 +100,7 @@ def test_no_page_scrolls_sideways_on_a_phone(phone, live_server, db, monkeypatch
     others[0].save()
     matches = {slug: start_timed_match(viewer, *others[: seats - 1], clock=ClockSpec(), game=slug)
                for slug, seats in GAMES.items()}
-    for slug in ("mecca", "jeexa"):  # and their final scores, for the largest tables
+    for slug in ("mecca", "jeexa", "mesopotamia"):  # their final scores and tables, and a map grown wide
         finished = start_timed_match(viewer, *others[: GAMES[slug] - 1], clock=ClockSpec(), game=slug)
         played_to_the_end(finished, [viewer, *others])
         matches[f"{slug}-over"] = finished
@@ -111,6 +119,9 @@ def test_no_page_scrolls_sideways_on_a_phone(phone, live_server, db, monkeypatch
             too_wide[path] = found
         assert phone.evaluate(SPLIT_NUMBERS) == [], path
         assert phone.evaluate(SPLIT_WORDS) == [], path
+        # A Mesopotamia map that scrolls in its box opens with the Temple in view, its key too.
+        if (seen := phone.evaluate(MAP_IN_VIEW)) is not None:
+            assert seen == [True, True], path
         # A Jeexa puzzle that scrolls in its box says so underneath; one that fits does not.
         for scrolls, hint_shown in phone.evaluate(PUZZLE_HINTS):
             assert scrolls == hint_shown, path
