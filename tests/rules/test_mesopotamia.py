@@ -225,6 +225,8 @@ def test_volcanoes_that_empty_the_stack_leave_the_tribe_and_give_back_the_point(
 
 def test_a_new_forest_brings_one_wood_per_player_one_on_each_forest_surplus_on_the_new():
     state = turn(arrange(start(4), stack=("forest",)))
+    assert GAME.describe(state, 0, "discover b1 nw").endswith(
+        f"finds a forest; 4 wood placed (3 on -2,0, 1 on {FOREST[0]},{FOREST[1]}).")
     state = play(state, "discover b1 nw")
     assert tile_at(state, (-2, 0)).wood == 3 and tile_at(state, FOREST).wood == 5
     assert state.wood_supply == 20 - 4 - 4

@@ -192,3 +192,12 @@ def test_a_short_supply_asks_for_each_resource_and_gives_an_old_tile_at_most_one
     state = play(state, "discover b1 nw", "stone 1,0")
     assert tile_at(state, (-2, 0)).stone == 2 and tile_at(state, QUARRY).stone == 5
     assert state.turn.phase == "move" and state.stone_supply == 0
+
+
+def test_a_mana_theft_that_cannot_be_played_says_why():
+    """Spec: Mana Theft takes 1 mana from a player who has some ([code] while below one's maximum)."""
+    state = with_card("mana-theft", player(start(), 1, mana=0))
+    assert refused(state, "play mana-theft y") == "Yellow has no mana to take."
+    assert refused(state, "play mana-theft r") == "Name a player to steal from by colour: y (yellow), g (green)."
+    full = player(with_card("mana-theft", player(start(), 1, mana=2)), 0, mana=3, max_mana=3)
+    assert refused(full, "play mana-theft y") == "Your mana is at its maximum: a stolen mana would be lost."

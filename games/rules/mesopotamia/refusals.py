@@ -15,8 +15,10 @@ from games.rules.mesopotamia.rules import (
 from games.rules.mesopotamia.state import (
     ACTION,
     CARD_NAMES,
+    COLOURS,
     FREE_STEPS_PER_TURN,
     HOLY_PER_SEAT,
+    LETTERS,
     MAX_DISCOVERIES,
     MOVE,
     OFFERINGS,
@@ -85,6 +87,9 @@ GROW_SUPPLY = "All your tribes are on the board: none is left in your supply to 
 GROW_MARKER = "No tribe may be added to a tile with an offering marker lying on it."
 NO_CARD = "You hold no {card} card that you may play now (cards drawn this turn wait for your next turn)."
 CARD_USELESS = "That card would do nothing now."
+THEFT_AT_MAXIMUM = "Your mana is at its maximum: a stolen mana would be lost."
+THEFT_NOBODY = "Name a player to steal from by colour: {letters}."
+THEFT_NO_MANA = "{colour} has no mana to take."
 
 
 def explain(state: State, move: str) -> str:
@@ -262,4 +267,19 @@ def _card(state: State, words: list[str]) -> str:
         return UNREADABLE.format(move=" ".join(words))
     if name not in playable_cards(state, state.turn.seat):
         return NO_CARD.format(card=name.replace("-", " ").title())
+    if name == "mana-theft":
+        return _theft(state, words[2:])
+    return CARD_USELESS
+
+
+def _theft(state: State, target: list[str]) -> str:
+    me = state.players[state.turn.seat]
+    if me.mana >= me.max_mana:
+        return THEFT_AT_MAXIMUM
+    others = [seat for seat in range(len(state.players)) if seat != state.turn.seat]
+    if len(target) != 1 or target[0] not in [LETTERS[seat] for seat in others]:
+        return THEFT_NOBODY.format(letters=", ".join(f"{LETTERS[s]} ({COLOURS[s]})" for s in others))
+    victim = LETTERS.index(target[0])
+    if state.players[victim].mana == 0:
+        return THEFT_NO_MANA.format(colour=COLOURS[victim].capitalize())
     return CARD_USELESS

@@ -530,7 +530,8 @@ def _distribute(work: Work, index: int, kind: str, target: Hex) -> None:
         for pos in existing:
             work.from_supply(pos, resource, 1)
         work.from_supply(target, resource, amount - len(existing))
-        work.events.append(f"{amount} {resource} placed")
+        where = [f"{amount - len(existing)} on {format_hex(target)}", *(f"1 on {format_hex(pos)}" for pos in existing)]
+        work.events.append(f"{amount} {resource} placed ({', '.join(where)})")
     else:
         # Not enough for one per player or for every tile of the kind: the mover chooses where the rest goes.
         work.from_supply(target, resource, 1)
