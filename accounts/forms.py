@@ -109,8 +109,10 @@ class ProfileForm(forms.ModelForm):
         if name_problem(name):
             raise forms.ValidationError(name_problem(name))
         others = User.objects.exclude(pk=self.instance.pk)
-        if name and others.filter(Q(username__iexact=name) | Q(display_name__iexact=name)).exists():
-            raise forms.ValidationError(NAME_TAKEN.format(name=name))
+        taken = others.filter(Q(username__iexact=name) | Q(display_name__iexact=name)).first() if name else None
+        if taken:  # named as its owner writes it ("Carol Ann"), not as typed ("carol ann")
+            shown = taken.display_name if taken.display_name.casefold() == name.casefold() else taken.username
+            raise forms.ValidationError(NAME_TAKEN.format(name=shown))
         if name and looks_taken(name, others):
             raise forms.ValidationError(NAME_LOOKS_TAKEN.format(name=name))
         return name

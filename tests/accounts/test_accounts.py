@@ -277,13 +277,15 @@ def test_failures_older_than_thirty_days_are_not_shown(client, alice):
     assert "Mailbox full" in page and "No such mailbox" not in page
 
 
-@pytest.mark.parametrize("name", ["bob", " BOB ", "Bob", "captain"])
-def test_profile_refuses_a_display_name_another_player_has(client, alice, bob, name):
+@pytest.mark.parametrize(("name", "taken"), [("bob", "Bob"), (" BOB ", "Bob"), ("Bob", "Bob"), ("captain", "Captain"),
+                                            ("DAVE", "dave")])
+def test_profile_refuses_a_display_name_another_player_has(client, alice, bob, name, taken):
+    """The refusal names the player as he writes his name, not as it was typed."""
     make_user("dave", display_name="Captain")
     client.force_login(alice)
     response = client.post(reverse("profile"), profile_data(display_name=name, webhook_url=""))
     assert response.status_code == 400
-    assert f"Another player is already called “{name.strip()}”; choose another name." in response.content.decode()
+    assert f"Another player is already called “{taken}”; choose another name." in response.content.decode()
     alice.refresh_from_db()
     assert alice.display_name == "Alice"
 
