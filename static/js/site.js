@@ -50,25 +50,29 @@ document.addEventListener("htmx:afterSettle", () => {
 });
 
 // A server error (5xx) or no connection: htmx swaps nothing in, so a click would seem to do
-// nothing at all. Say what happened, on top of the page wherever it is scrolled to. A lost
-// connection is over once any answer comes; a server error once the page is redrawn (the
-// poll's "nothing changed" does not redraw it, so it does not clear that one).
+// nothing at all. Say what happened, on top of the page wherever it is scrolled to. A poll
+// that could not get through is over once any answer comes; a lost move or a server error
+// only once the page is redrawn or an action goes through (the poll's "nothing changed"
+// does neither, so it does not clear those).
 const REQUEST_PROBLEMS = {
-  "htmx:responseError": ["server", "Something went wrong on our side. Reload the page to see the match as it stands."],
-  "htmx:sendError": ["connection",
-    "The site cannot be reached just now. Check your connection; this page catches up once it is back."],
+  server: "Something went wrong on our side. Reload the page to see the match as it stands.",
+  action: "Your last click did not reach the site, so nothing was done. Check your connection and try again.",
+  connection: "The site cannot be reached just now. Check your connection; this page catches up once it is back.",
 };
 
-for (const [name, [kind, text]] of Object.entries(REQUEST_PROBLEMS)) {
-  document.addEventListener(name, () => {
-    const problem = document.getElementById("request-problem");
-    if (problem) {
-      problem.textContent = text;
-      problem.dataset.kind = kind;
-      problem.hidden = false;
-    }
-  });
+function showProblem(kind) {
+  const problem = document.getElementById("request-problem");
+  if (problem) {
+    problem.textContent = REQUEST_PROBLEMS[kind];
+    problem.dataset.kind = kind;
+    problem.hidden = false;
+  }
 }
+document.addEventListener("htmx:responseError", () => showProblem("server"));
+document.addEventListener("htmx:sendError", (event) => {
+  const verb = event.detail.requestConfig ? event.detail.requestConfig.verb : "get";
+  showProblem(verb === "get" ? "connection" : "action");
+});
 
 document.addEventListener("htmx:afterRequest", (event) => {
   const problem = document.getElementById("request-problem");

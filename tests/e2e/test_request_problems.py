@@ -54,7 +54,10 @@ def test_a_server_error_or_a_lost_connection_on_a_move_is_said_and_the_next_answ
     page.unroute(move_url)
     page.route(move_url, lambda route: route.abort("internetdisconnected"))
     page.locator("#board button[name=move]").first.click()
-    expect(problem).to_contain_text("The site cannot be reached just now.")
+    expect(problem).to_have_text(
+        "Your last click did not reach the site, so nothing was done. Check your connection and try again.")
+    page.wait_for_timeout(POLLS_SECONDS * 1000)  # the polls get through, but the move was still not made
+    expect(problem).to_be_visible()
 
     page.unroute(move_url)
     page.locator("#board button[name=move]").first.click()
