@@ -247,10 +247,10 @@ def with_player_names(text: str, names: dict[int, str], colours: dict[int, str] 
         if seat is None or seat not in names:
             return found[0]
         name = SEAT_NUMBER.sub("", names[seat])
-        if found[2]:
-            return f"{name}'s"
         colour = found[1].lower()
-        return f"{name[:-1]}, {colour})" if name.endswith(")") else f"{name} ({colour})"  # not "AI (Easy) (red)"
+        if name.endswith(")"):  # "AI (Easy, red)", not "AI (Easy) (red)": the colour tells two AI (Easy) apart
+            return f"{name[:-1]}, {colour}){found[2] or ''}"
+        return f"{name}'s" if found[2] else f"{name} ({colour})"
 
     return CAPITALISED.sub(named, text) if owners else text
 

@@ -157,7 +157,7 @@ def test_engine_sentences_name_every_player_they_mention():
     assert models.with_player_names("Player 4 rolled 2 (Player 12).", names) == "Player 4 rolled 2 (Player 12)."
     colours = {0: "Yellow", 1: "Red", 2: "Green"}
     assert models.with_player_names("Red places a pilgrim on f3; Green's turn.", names, colours) == (
-        "Bob (red) places a pilgrim on f3; AI (Strong)'s turn.")
+        "Bob (red) places a pilgrim on f3; AI (Strong, green)'s turn.")
     assert models.with_player_names("Green places a pilgrim on f4.", names, colours) == (
         "AI (Strong, green) places a pilgrim on f4."), "one pair of brackets, not \"AI (Strong) (green)\""
 

@@ -242,6 +242,7 @@ def test_when_resources_run_short_the_mover_chooses_but_the_new_tile_gets_one():
     forest2 = Tile(2, -1, "forest", wood=1)
     state = turn(arrange(start(2), tiles=(forest2,), stack=("forest",), wood_supply=10))
     before = GAME.conserved(state)
+    assert GAME.describe(state, 0, "discover b1 nw").endswith("finds a forest; 1 wood placed on -2,0; 1 more to place.")
     state = play(state, "discover b1 nw")
     assert tile_at(state, (-2, 0)).wood == 1  # the new tile's one
     assert state.turn.phase == "place"
@@ -254,6 +255,7 @@ def test_when_resources_run_short_the_mover_chooses_but_the_new_tile_gets_one():
 
 def test_a_short_supply_gives_what_is_left():
     state = turn(arrange(start(4), stack=("quarry",), stone_supply=1))
+    assert GAME.describe(state, 0, "discover b1 nw").endswith("finds a quarry; 1 stone placed on -2,0.")
     state = play(state, "discover b1 nw")
     assert tile_at(state, (-2, 0)).stone == 1 and state.stone_supply == 0 and state.turn.phase == "move"
     empty = turn(arrange(start(4), stack=("quarry",), stone_supply=0))

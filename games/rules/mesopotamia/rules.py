@@ -535,6 +535,8 @@ def _distribute(work: Work, index: int, kind: str, target: Hex) -> None:
     else:
         # Not enough for one per player or for every tile of the kind: the mover chooses where the rest goes.
         work.from_supply(target, resource, 1)
+        rest = f"; {amount - 1} more to place" if amount > 1 else ""
+        work.events.append(f"1 {resource} placed on {format_hex(target)}{rest}")
         if amount > 1:
             work.set_turn(phase=PLACE_CHOICE, pending=Pending("place", index, target, resource, amount - 1))
 
