@@ -105,17 +105,11 @@ def _label(cell: dict, step: str) -> str:
     return ", ".join(words)
 
 
-def _removals(view: dict) -> list[dict]:
-    """The removals a player coming back has not seen: every one since each colour's own
-    last turn (positions stored before that was kept know only the last)."""
-    recent = view.get("recent_removals")
-    return recent if recent is not None else [r for r in [view["last_removal"]] if r]
-
-
 def _returned(view: dict) -> dict[str, str]:
-    """Squares emptied by those removals: the removed pilgrims and every isolated one."""
+    """Squares emptied by the removals a player coming back has not seen (every one since
+    each colour's own last turn): the removed pilgrims and every isolated one."""
     squares = {}
-    for removal in _removals(view):
+    for removal in view["recent_removals"]:
         squares[removal["square"]] = removal["colour"]
         squares.update({name: colour for name, colour in removal["returned"]})
     return squares
@@ -170,7 +164,7 @@ def _notes(view: dict) -> list[str]:
         else:
             who, whose = "A player", "his"
         notes.append(f"{who} placed all {whose} pilgrims: this is the last round.")
-    for removal in _removals(view):
+    for removal in view["recent_removals"]:
         line = f"{removal['by'].capitalize()} removed the {removal['colour']} pilgrim on {removal['square']}"
         if removal["returned"]:
             gone = ", ".join(f"the {colour} pilgrim on {name}" for name, colour in removal["returned"])
