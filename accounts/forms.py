@@ -51,6 +51,12 @@ def skeleton(name: str, stroke: str = "") -> str:
     )
 
 
+def one_space(name: str) -> str:
+    """A name as it is saved and looked up: any run of spaces (no-break, wide, thin, doubled)
+    is drawn as one, so it counts as one plain space."""
+    return " ".join(name.split())
+
+
 def name_problem(name: str) -> str:
     """Why a name (display name or username) could pass for something it is not, or ""."""
     if any(unicodedata.category(char) in ("Cc", "Cf", "Zl", "Zp") for char in name):
@@ -104,8 +110,7 @@ class ProfileForm(forms.ModelForm):
 
     def clean_display_name(self) -> str:
         # Other players see this name and invite by it: it must not pass for someone else.
-        # Any run of spaces (no-break, wide, thin, doubled) is drawn as one: it is saved as one.
-        name = " ".join(self.cleaned_data["display_name"].split())
+        name = one_space(self.cleaned_data["display_name"])
         if name_problem(name):
             raise forms.ValidationError(name_problem(name))
         others = User.objects.exclude(pk=self.instance.pk)

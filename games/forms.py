@@ -2,6 +2,7 @@ from __future__ import annotations
 
 from django import forms
 
+from accounts.forms import one_space
 from accounts.models import User
 from games.engine.base import Game
 from games.models import DAYS_PER_MOVE_CHOICES, OnTimeout, TimeControl
@@ -33,7 +34,7 @@ def _invitee_username(name: str) -> str:
     """The username of the player called ``name`` (a username or a display name, any case).
     Anything else comes back as typed, so that match_create names it in its error. Spaces
     count as display names are saved: any run of them as one."""
-    name = " ".join(name.split())
+    name = one_space(name)
     players = User.objects.filter(is_active=True)
     if not name or players.filter(username__iexact=name).exists():
         return name
