@@ -180,13 +180,17 @@ def test_a_vacation_stops_the_clocks_and_they_run_on_with_the_time_left(clock, a
     assert alice.vacation_until is None and alice.vacation_days_used == 5
 
 
-def test_a_vacation_started_after_the_deadline_does_not_save_the_late_turn(clock, alice, bob):
+def test_a_vacation_started_after_the_deadline_does_not_save_the_late_turn(clock, alice, bob, client):
     """Before the sweep ran, a vacation stopped a clock already run out (0 s left, no deadline)
     and the late move went through."""
     match = start_timed_match(alice, bob)  # two days a move, Alice to act
     clock.advance(days=2, seconds=30)
     services.vacation_start(user_id=alice.pk, days=1)
     assert seat(match, 0).deadline is not None, "the late turn is left to the timeout sweep"
+    client.force_login(bob)
+    page = client.get(reverse("match_detail", args=[match.pk])).content.decode()
+    assert "Time ran out" in page and "the clock is stopped" not in page, "the page must not promise a stopped clock"
+    assert "does not stop this clock" in page
     assert tasks.sweep_deadlines() == 1
     with pytest.raises(services.MoveRejected):
         services.move_submit(match_id=match.pk, user=alice, move="1", expected_version=0)
