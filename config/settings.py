@@ -222,6 +222,7 @@ CELERY_BEAT_SCHEDULE = {
 LANGUAGE_CODE = "en-us"
 TIME_ZONE = "UTC"
 USE_I18N = True
+LOCALE_PATHS = [BASE_DIR / "locale"]  # our wording over a library's (locale/en: allauth's Title Case)
 USE_TZ = True
 
 STATIC_URL = "static/"

@@ -185,6 +185,28 @@ def test_account_pages_use_the_site_layout(client, db, url_name):
     assert "Boardgames" in html and 'href="/static/css/site.css"' in html
 
 
+@pytest.mark.parametrize(("url_name", "heading"), [
+    ("account_login", "Sign in"), ("account_signup", "Sign up"), ("account_reset_password", "Password reset"),
+])
+def test_account_pages_write_headings_in_sentence_case_like_the_rest_of_the_site(client, db, url_name, heading):
+    html = client.get(reverse(url_name)).content.decode()
+    assert re.search(rf"<h1>\s*{heading}\s*</h1>", html)
+    assert heading.title() not in html, "allauth's Title Case is translated to ours"
+
+
+def test_the_compiled_wording_matches_its_source():
+    """locale/en/LC_MESSAGES/django.mo is committed: it must say what django.po says."""
+    import gettext
+    from pathlib import Path
+
+    folder = Path(__file__).resolve().parents[2] / "locale" / "en" / "LC_MESSAGES"
+    pairs = re.findall(r'^msgid "(.+)"\nmsgstr "(.*)"$', (folder / "django.po").read_text(), re.MULTILINE)
+    with (folder / "django.mo").open("rb") as compiled:
+        catalog = gettext.GNUTranslations(compiled)
+    assert pairs and all(catalog.gettext(source) == ours for source, ours in pairs), "run msgfmt (see django.po)"
+    assert len(catalog._catalog) - 1 == len(pairs), "the .mo holds nothing the .po does not"
+
+
 def test_login_is_rate_limited(client, alice, settings):
     settings.ACCOUNT_RATE_LIMITS = {"login_failed": "3/m/ip,3/5m/key"}
     for _ in range(3):

@@ -11,5 +11,5 @@ def log_in(page: Page, base_url: str, username: str) -> None:
     page.goto(f"{base_url}/accounts/login/")
     page.get_by_label("Username or email").fill(username)
     page.get_by_label("Password").fill(PASSWORD)
-    page.get_by_role("button", name="Sign In").click()
+    page.get_by_role("button", name="Sign in").click()
     expect(page.get_by_role("heading", name="My matches")).to_be_visible()

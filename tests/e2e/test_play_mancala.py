@@ -30,7 +30,7 @@ def sign_up(page: Page, base_url: str) -> None:
     page.get_by_label("Username").fill("newcomer")
     page.get_by_label("Password:", exact=True).fill(PASSWORD)
     page.get_by_label("Password (again)").fill(PASSWORD)
-    page.get_by_role("button", name="Sign Up").click()
+    page.get_by_role("button", name="Sign up").click()
     expect(page.get_by_role("heading", name="Verify Your Email Address")).to_be_visible()
 
 
