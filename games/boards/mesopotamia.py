@@ -58,6 +58,7 @@ def present(view: dict, seat: int | None, legal: list[str]) -> dict:
         "two_players": len(view["players"]) == 2,
         "peek": [KIND_LABELS[k] for k in view.get("peek", [])],
         "stack_order": [KIND_LABELS[k] for k in view.get("stack_order", [])],
+        "out_of_game": [_title(name) for name in view["out_of_game"]],
     }
 
 
@@ -296,7 +297,8 @@ def _tribe_move_label(words: list[str], tribe: dict, tiles: dict) -> str:
         # Where the step leads, so a move into the Temple (a delivery) is seen before it is made.
         return f"{ARROWS[words[2]]} {words[2].upper()} to {q},{r} ({KIND_LABELS[tiles[q, r]['kind']]})"
     if verb == "discover":
-        return f"Discover {ARROWS[words[2]]} {words[2].upper()}"
+        q, r = step((tribe["q"], tribe["r"]), words[2])
+        return f"Discover {ARROWS[words[2]]} {words[2].upper()} at {q},{r}"
     if verb == "carry":
         what = f"offering {words[3]}" if words[2] == "offering" else words[2]
         return f"Pick up {what}"

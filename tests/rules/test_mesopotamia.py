@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from games.boards.mesopotamia import present
 from games.engine import IllegalMove
-from games.rules.mesopotamia import GAME, refusals, rules
+from games.rules.mesopotamia import GAME, hexes, refusals, rules
 from games.rules.mesopotamia.state import (
     CARDS,
     MAX_ROUNDS,
@@ -644,6 +644,10 @@ def test_played_cards_leave_the_game_in_the_remove_variant():
     state = play(with_card("endurance", start(discard="remove")), "play endurance")
     assert state.discard == () and state.gone == (CARDS.index("endurance"),)
     assert GAME.conserved(state)["cards"] == 18
+    for seat in (0, 1, None):  # played face up: everyone may see which cards left the game
+        html = " ".join(render_to_string("games/boards/mesopotamia.html", {
+            "view": GAME.view(state, seat), "board": present(GAME.view(state, seat), seat, []), "match": None}).split())
+        assert "discard 0 · out of the game 1 (Endurance) ·" in html
 
 
 def test_the_start_card_variant_deals_one_card_each_playable_at_once():
@@ -883,6 +887,24 @@ def test_the_board_offers_every_legal_move_as_exactly_one_button():
         assert sorted(buttons) == moves
         assert present(GAME.view(state, None), None, [])["groups"] == []
         state = GAME.apply(state, seat, GAME.ai_move(state, seat, 2, 3))
+
+
+def test_a_discovery_button_names_the_hex_it_opens_as_the_dashed_hex_on_the_map_does():
+    state = start(4, seed=8, start_card="yes")
+    labelled = 0
+    for _ in range(250):
+        seat = state.turn.seat
+        moves = legal(state)
+        board = present(GAME.view(state, seat), seat, moves)
+        buttons = {m["move"]: m["label"] for group in board["groups"] for m in group["moves"]}
+        tribes = {tribe["id"]: tribe for tribe in GAME.view(state, seat)["tribes"]}
+        for move in (m for m in moves if m.startswith("discover ")):
+            _verb, tribe, direction = move.split()
+            q, r = hexes.step((tribes[tribe]["q"], tribes[tribe]["r"]), direction)
+            assert buttons[move].endswith(f" at {q},{r}"), buttons[move]
+            labelled += 1
+        state = GAME.apply(state, seat, GAME.ai_move(state, seat, 2, 3))
+    assert labelled
 
 
 def test_a_target_hex_makes_its_move_when_clicked_unless_two_moves_lead_there():
