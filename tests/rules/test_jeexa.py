@@ -32,6 +32,7 @@ from games.rules.jeexa.pieces import VALUES
 from games.rules.jeexa.refusals import (
     CELL_TAKEN,
     FIRST_AT_ORIGIN,
+    FLAT_ON_TAB,
     LEAVES_LOOSE,
     MUST_FIT,
     NO_JOKER,
@@ -128,7 +129,7 @@ def test_a_turn_that_looks_like_a_refused_one_is_refused_for_the_same_reason():
     """No "use 0" where 0 is refused too: 180 is the same piece, refused for the same tab."""
     state = position([(0, 0, 2, 0), (0, -1, 3, 0), (0, -2, 6, 0)], [(0, 0, 1, 0)], piece=5)
     assert "0,-3,0" not in GAME.legal_moves(state, 0) and "0,-3,90" in GAME.legal_moves(state, 0)
-    assert refused(state, "0,-3,180") == refused(state, "0,-3,0") == TAB_ON_TAB
+    assert refused(state, "0,-3,180") == refused(state, "0,-3,0") == TAB_ON_TAB.format(side="south", x=0, y=-2)
 
 
 # --- Placing: 'you must do so by fitting the piece ... If this is not possible, and only if
@@ -167,14 +168,18 @@ def test_a_placed_piece_cannot_be_moved_or_covered():
     assert refused(state, "0,0,0") == CELL_TAKEN
 
 
-def test_forbidden_contacts_a_tab_against_a_flat_side_is_refused():
-    state = position([(0, 0, 2, 0)], COLUMN, piece=2)
-    assert refused(state, "1,0,270") == TAB_ON_FLAT  # its west tab would touch the flat east side
+def test_forbidden_contacts_a_tab_against_a_flat_side_is_refused_naming_whose_tab():
+    state = position([(0, 0, 2, 0)], COLUMN, piece=2)  # yellow 2 at 0,0: tab north, slot south
+    assert refused(state, "1,0,270") == TAB_ON_FLAT.format(side="west", x=0, y=0)  # onto the flat east side
+    assert refused(state, "1,0,270") == "This piece's west tab would hit the flat side of the piece at 0,0."
+    # Turned by 90° the new piece shows a flat south side to the tab of the piece below it.
+    assert refused(state, "0,-1,90") == FLAT_ON_TAB.format(side="south", x=0, y=0)
+    assert refused(state, "0,-1,90") == "The tab of the piece at 0,0 would hit this piece's flat south side."
 
 
 def test_forbidden_contacts_a_tab_against_a_tab_is_refused():
     state = position([(0, 0, 2, 0)], COLUMN, piece=2)
-    assert refused(state, "0,-1,180") == TAB_ON_TAB  # south tab on the north tab below
+    assert refused(state, "0,-1,180") == TAB_ON_TAB.format(side="south", x=0, y=0)  # on the north tab below
 
 
 def test_notation_errors_are_readable():

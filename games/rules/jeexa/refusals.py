@@ -18,7 +18,7 @@ from games.rules.jeexa.grid import (
     placements,
 )
 from games.rules.jeexa.notation import Place, Steal
-from games.rules.jeexa.pieces import ORIENTATIONS, OUT, SIDES
+from games.rules.jeexa.pieces import FORBIDDEN, ORIENTATIONS, OUT, SIDES, contact
 from games.rules.jeexa.rules import State, player
 
 USE_JOKER_FIRST = "You have a joker to use first: steal a piece from another player's puzzle."
@@ -26,8 +26,10 @@ NO_JOKER = "You have no joker to use: place your piece."
 CELL_TAKEN = "That cell already holds a piece."
 FIRST_AT_ORIGIN = "The first piece of a hand goes at 0,0; you only choose how it is turned."
 SAME_LOOK = "Turned by {rotation}° this piece looks the same as turned by {same}°: use {same}."
-TAB_ON_FLAT = "That tab has nowhere to go: it would touch a flat side."
-TAB_ON_TAB = "That tab has nowhere to go: it would meet another tab."
+TAB_ON_FLAT = "This piece's {side} tab would hit the flat side of the piece at {x},{y}."
+FLAT_ON_TAB = "The tab of the piece at {x},{y} would hit this piece's flat {side} side."
+TAB_ON_TAB = "This piece's {side} tab would meet the tab of the piece at {x},{y}."
+SIDE_NAMES = ("north", "east", "south", "west")  # in the order of pieces.SIDES
 MUST_FIT = "A piece that fits somewhere must be fitted: this placement joins nothing."
 TOO_FAR = "A piece placed freely goes within {margin} cells of your puzzle."
 STEAL_FROM_YOURSELF = "A joker steals from another player, not from your own puzzle."
@@ -61,12 +63,14 @@ def why_not_place(state: State, seat: int, move: Place) -> str | None:
 
 
 def _forbidden_contact(grid: Grid, cell: Cell, value: int, rotation: int) -> str:
+    """Which tab has nowhere to go, and whose: the piece's own or its neighbour's."""
     mine = SIDES[value, rotation]
     for d, other in neighbours(grid, cell):
         theirs = SIDES[grid[other]][(d + 2) % 4]
-        if mine[d] == OUT and theirs == OUT:
-            return TAB_ON_TAB
-    return TAB_ON_FLAT
+        if contact(mine[d], theirs) == FORBIDDEN:
+            why = TAB_ON_TAB if mine[d] == theirs else TAB_ON_FLAT if mine[d] == OUT else FLAT_ON_TAB
+            return why.format(side=SIDE_NAMES[d], x=other[0], y=other[1])
+    raise AssertionError("called only for a placement with a forbidden contact")
 
 
 def why_not_steal(state: State, seat: int, move: Steal) -> str | None:
