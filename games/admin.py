@@ -37,7 +37,7 @@ class ReadOnlyInline(admin.TabularInline):
 class SeatInline(ReadOnlyInline):
     model = Seat
     fields = ("seat", "user", "ai_level", "former_user", "accepted", "to_act", "deadline", "paused_seconds",
-              "bank_seconds", "turn_started_at", "last_seen_at")
+              "bank_seconds", "clock_started_at", "last_seen_at")
     readonly_fields = fields
 
     @admin.display(description="seat")

@@ -156,10 +156,12 @@ class Seat(models.Model):
     accepted = models.BooleanField(default=True)
     to_act = models.BooleanField(default=False, help_text="This seat must move now.")
     # The clock. ``deadline`` runs while the seat is to act (null: no clock or stopped);
+    # ``clock_started_at`` is when it was last set going (the turn's start, the end of a
+    # vacation, a staff extension): reminders count their share of the time from there;
     # ``bank_seconds`` is a time bank's balance between turns; ``paused_seconds`` the time
     # left when a vacation stopped the clock.
     deadline = models.DateTimeField(null=True, blank=True)
-    turn_started_at = models.DateTimeField(null=True, blank=True)
+    clock_started_at = models.DateTimeField(null=True, blank=True)
     bank_seconds = models.PositiveIntegerField(null=True, blank=True)
     paused_seconds = models.PositiveIntegerField(null=True, blank=True)
     # When the player last had the match page open (throttled): no email about what they see.

@@ -292,10 +292,10 @@ def notification_settings_changed(*, user_id: int) -> None:
     if user.turn_notice == TurnNotice.DIGEST and selectors.matches_to_act(user):
         _digest_schedule(user, now)
     unclaimed.filter(kind=Notification.Kind.REMINDER).delete()
-    running = Seat.objects.filter(user=user, to_act=True, deadline__isnull=False, turn_started_at__isnull=False,
+    running = Seat.objects.filter(user=user, to_act=True, deadline__isnull=False, clock_started_at__isnull=False,
                                   match__status=Status.ACTIVE).select_related("match", "user")
     for seat in running:
-        _schedule_reminders(seat.match, seat, seat.turn_started_at, now=now)
+        _schedule_reminders(seat.match, seat, seat.clock_started_at, now=now)
 
 
 def _digest_schedule(user: User, now: datetime) -> None:
@@ -317,7 +317,7 @@ def _cancel_reminders(match: Match, user_ids: list[int] | None = None) -> None:
 
 # --- clocks ----------------------------------------------------------------------------
 
-CLOCK_FIELDS = ["deadline", "turn_started_at", "bank_seconds", "paused_seconds"]
+CLOCK_FIELDS = ["deadline", "clock_started_at", "bank_seconds", "paused_seconds"]
 
 
 def _on_vacation(user: User | None, now: datetime) -> bool:
@@ -343,7 +343,7 @@ def _clock_start(match: Match, seat: Seat, now: datetime) -> bool:
     available = _turn_seconds(match, seat)
     if available is None or seat.user_id is None:
         return False
-    seat.turn_started_at = now
+    seat.clock_started_at = now
     if _on_vacation(seat.user, now):
         seat.deadline, seat.paused_seconds = None, available
     else:
@@ -355,11 +355,11 @@ def _clock_start(match: Match, seat: Seat, now: datetime) -> bool:
 def _clock_stop(match: Match, seat: Seat, now: datetime, *, turn_done: bool) -> bool:
     """Stop a seat's clock; a finished turn on a time bank keeps what was left plus the increment."""
     left = _time_left(seat, now)
-    if left is None and seat.turn_started_at is None:
+    if left is None and seat.clock_started_at is None:
         return False
     if match.time_control == TimeControl.BANK and turn_done and left is not None:
         seat.bank_seconds = min(match.bank_cap_days * DAY, left + match.bank_increment_days * DAY)
-    seat.deadline = seat.turn_started_at = seat.paused_seconds = None
+    seat.deadline = seat.clock_started_at = seat.paused_seconds = None
     return True
 
 
@@ -818,7 +818,7 @@ def seat_replace_by_ai(*, match_id: int, seat_number: int, level: int, actor: Us
 
 
 def _stop_all_clocks(match: Match) -> None:
-    Seat.objects.filter(match=match).update(to_act=False, deadline=None, turn_started_at=None, paused_seconds=None)
+    Seat.objects.filter(match=match).update(to_act=False, deadline=None, clock_started_at=None, paused_seconds=None)
     _cancel_reminders(match)
 
 
@@ -827,7 +827,7 @@ def _hand_seat_to_ai(match: Match, seats: list[Seat], seat: Seat, *, level: int,
         _cancel_reminders(match, [seat.user_id])
         seat.former_user_id = seat.user_id
     seat.user, seat.ai_level, seat.accepted = None, level, True
-    seat.deadline = seat.turn_started_at = seat.bank_seconds = seat.paused_seconds = None  # the AI has no clock
+    seat.deadline = seat.clock_started_at = seat.bank_seconds = seat.paused_seconds = None  # the AI has no clock
     seat.save(update_fields=["user", "ai_level", "accepted", "former_user", *CLOCK_FIELDS])
     _record_event(match, reason=reason, actor=actor, in_log=True)
     if match.status == Status.ACTIVE and seat.to_act:
@@ -1042,11 +1042,12 @@ def seat_deadline_extend(*, match_id: int, seat_number: int, hours: int, actor: 
     now = timezone.now()
     if seat.deadline is not None:
         seat.deadline = max(seat.deadline, now) + timedelta(hours=hours)
+        seat.clock_started_at = now
         _cancel_reminders(match, [seat.user_id])
         _schedule_reminders(match, seat, now)
     else:
         seat.paused_seconds += hours * 3600
-    seat.save(update_fields=["deadline", "paused_seconds"])
+    seat.save(update_fields=["deadline", "clock_started_at", "paused_seconds"])
     _record_event(match, reason=f"{seat.occupant_name} was given {hours} more hour{pluralize(hours)}: {reason.strip()}",
                   actor=actor, in_log=True)
     return seat
@@ -1106,7 +1107,8 @@ def vacation_end(*, user_id: int) -> User:
         seat.user = user
         if seat.paused_seconds is not None and seat.to_act:
             seat.deadline, seat.paused_seconds = now + timedelta(seconds=seat.paused_seconds), None
-            seat.save(update_fields=["deadline", "paused_seconds"])
+            seat.clock_started_at = now
+            seat.save(update_fields=["deadline", "clock_started_at", "paused_seconds"])
             _schedule_reminders(match, seat, now)
         _touch(match)
     return user

@@ -194,6 +194,34 @@ def test_changed_reminder_settings_count_for_the_turn_running_now(clock, alice, 
     assert due == [started + timedelta(days=1.6), started + timedelta(days=1.9)], "none late, none twice"
 
 
+@pytest.mark.parametrize("stretch", ["extension", "vacation"])
+def test_reminders_count_from_the_last_restart_of_the_clock_also_after_a_settings_change(clock, alice, bob, client,
+                                                                                        stretch):
+    """After staff gave more time, or a vacation ended, the reminders count from that moment
+    to the new deadline, and a change of settings keeps that reference (it once went back to
+    the turn's start: "half time" moved by hours)."""
+    match = start_timed_match(alice, bob)  # two days per move; Alice has reminders at 50 and 80 %
+    settle(clock)
+    clock.advance(hours=12)
+    if stretch == "extension":
+        services.seat_deadline_extend(match_id=match.pk, seat_number=0, hours=24, actor=None, reason="travel")
+    else:  # 36 hours left when the vacation stops the clock
+        services.vacation_start(user_id=alice.pk, days=1)
+        clock.advance(days=1, seconds=1)
+        assert tasks.sweep_vacations() == 1
+    restarted = clock.now
+    deadline = Seat.objects.get(match=match, number=0).deadline
+    pending = Notification.objects.filter(user=alice, match=match, kind=Notification.Kind.REMINDER,
+                                          sent_at__isnull=True)
+    expected = [restarted + (deadline - restarted) * share for share in (0.5, 0.8)]
+    assert sorted(pending.values_list("due_at", flat=True)) == expected
+
+    client.force_login(alice)
+    client.post(reverse("profile"), {"display_name": "", "time_zone": "UTC", "turn_notice": "instant",
+                                     "digest_hour": "8", "webhook_url": "", "reminders": "50,80"})
+    assert sorted(pending.values_list("due_at", flat=True)) == expected, "the same reminders, at the same times"
+
+
 def test_reminders_turned_off_are_not_posted_to_the_webhook_either(clock, alice, bob, webhook):
     alice.webhook_url = webhook.url
     alice.save()
