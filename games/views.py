@@ -6,6 +6,7 @@ the ``live`` partial (status, board and move log) instead of the whole page.
 
 from __future__ import annotations
 
+import re
 from functools import wraps
 
 from django.contrib import messages
@@ -122,6 +123,11 @@ def _posted_or_back(view):
         return view(request, pk, *args, **kwargs)
 
     return wrapper
+
+
+def _match_id(text: str) -> int | None:
+    """A match id sent in a form, or None: str.isdigit() alone lets "²" through to int()."""
+    return int(text) if re.fullmatch(r"[0-9]{1,18}", text) else None
 
 
 def _not_found(request, message: str, status: int = 404) -> HttpResponse:
@@ -264,9 +270,8 @@ def match_rematch(request, pk: int):
     if selectors.match_for_viewer(pk, request.user) is None:
         raise MatchHidden(NOT_FOUND)
     try:
-        accepting = request.POST.get("accepting", "")
         rematch, done = services.match_rematch(match_id=pk, user=request.user,
-                                               accepting=int(accepting) if accepting.isdigit() else None)
+                                               accepting=_match_id(request.POST.get("accepting", "")))
     except services.ServiceError as error:
         return render(request, "games/action_refused.html",
                       {"message": error.message, "match_id": pk, "visible": True}, status=error.status)

@@ -9,6 +9,7 @@ from django.urls import reverse
 
 from games import services
 from games.models import Match, Notification, Status
+from games.services import SeatSpec
 from tests.conftest import start_match
 from tests.games.conftest import start_timed_match
 
@@ -148,3 +149,24 @@ def test_an_outsider_is_not_offered_a_rematch_and_cannot_make_one(client, match,
     client.force_login(carol)
     response = client.post(reverse("match_rematch", args=[match.pk]))
     assert response.status_code == 404 and not Match.objects.filter(rematch_of=match).exists()
+
+
+@pytest.mark.parametrize("forged", ["²", "9" * 5000, "-1", "1.0", ""])
+def test_a_forged_accepting_field_is_only_a_request_for_a_rematch(client, match, alice, bob, forged):
+    """"²" passed str.isdigit() and then broke int() (a 500); 5,000 digits broke it too."""
+    finished(match, bob)
+    client.force_login(alice)
+    response = client.post(reverse("match_rematch", args=[match.pk]), {"accepting": forged})
+    rematch = Match.objects.get(rematch_of=match)
+    assert response.status_code == 302 and response.url == reverse("match_detail", args=[rematch.pk])
+
+
+def test_accepting_names_only_this_matchs_rematch(client, match, alice, bob, carol):
+    """Another match, cancelled, is no withdrawn rematch of this one (nor a way to learn its status)."""
+    elsewhere = services.match_create(creator=carol, game_slug="mancala", options={"variant": "egyptian"},
+                                      seats=[SeatSpec("creator"), SeatSpec("user", username=bob.username)])
+    services.match_cancel(match_id=elsewhere.pk, user=carol)
+    finished(match, bob)
+    client.force_login(alice)
+    response = client.post(reverse("match_rematch", args=[match.pk]), {"accepting": str(elsewhere.pk)})
+    assert response.status_code == 302 and Match.objects.filter(rematch_of=match).exists()
