@@ -174,7 +174,7 @@ class MatchAdmin(SecretsNotFiltered, admin.ModelAdmin):
     # staff see the position as a spectator would, through the game's view.
     exclude = secret_fields = ("seed", "state")
     readonly_fields = ("game", "options", "status", "version", "revision", "result", "created_by", "created_at",
-                       "rematch_of", "last_move_at", "finished_at", "time_control", "days_per_move",
+                       "open_to_all", "rematch_of", "last_move_at", "finished_at", "time_control", "days_per_move",
                        "bank_initial_days", "bank_increment_days", "bank_cap_days", "on_timeout", "position",
                        "whole_log")
     inlines = [SeatInline, MoveRecordInline, MatchEventInline, NotificationInline]

@@ -85,6 +85,9 @@ class Match(models.Model):
     bank_increment_days = models.PositiveSmallIntegerField(null=True, blank=True)
     bank_cap_days = models.PositiveSmallIntegerField(null=True, blank=True)
     on_timeout = models.CharField(max_length=8, choices=OnTimeout.choices, default=OnTimeout.LOSE)
+    # Created with a seat for anyone (an open challenge): someone who was too late to join
+    # may be told what happened to it; a match among invited players stays theirs alone.
+    open_to_all = models.BooleanField(default=False)
     # A finished match has at most one rematch that is not cancelled, whoever of its players
     # asks first; a declined or withdrawn one stays a rematch of it.
     rematch_of = models.ForeignKey(

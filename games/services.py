@@ -479,7 +479,8 @@ def match_create(
     state = game.initial_state(len(seats), options, seed)  # ValueError for a bad player count
     match = Match.objects.create(
         game=game.slug, options=options, state=game.dump(state), seed=seed, created_by=creator,
-        rematch_of=rematch_of, **_clock_fields(clock or ClockSpec(), players=len(seats)),
+        rematch_of=rematch_of, open_to_all=any(spec.kind == "open" for spec in seats),
+        **_clock_fields(clock or ClockSpec(), players=len(seats)),
     )
     MatchEvent.objects.create(match=match, to_status=Status.OPEN, reason="Match created.", actor=creator)
     invited: set[str] = set()

@@ -206,7 +206,7 @@ def match_poll(request, pk: int):
     token = selectors.match_poll_token(pk, request.user)
     if token is None:
         was_open = f"-{Status.OPEN}-" in request.GET.get("token", "")
-        if was_open and Match.objects.filter(pk=pk).exists():
+        if was_open and Match.objects.filter(pk=pk, open_to_all=True).exists():
             return _not_found(request, STARTED_WITHOUT_YOU, status=200)  # a watcher of an open challenge
         raise MatchHidden(NOT_FOUND)
     services.seat_seen(match_id=pk, user=request.user)
@@ -248,7 +248,7 @@ def _match_action(service, success: str, *, for_outsiders: bool = False):
     @_match_page
     def view(request, pk: int):
         visible = selectors.match_for_viewer(pk, request.user) is not None
-        if not visible and not (for_outsiders and Match.objects.filter(pk=pk).exists()):
+        if not visible and not (for_outsiders and Match.objects.filter(pk=pk, open_to_all=True).exists()):
             raise MatchHidden(NOT_FOUND)
         try:
             service(match_id=pk, user=request.user)

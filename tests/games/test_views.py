@@ -493,6 +493,25 @@ def test_someone_elses_match_answers_the_same_as_none_in_plain_words(client, mat
     assert fragment.lstrip().startswith('<div id="live"') and "not yours to see" in fragment
 
 
+@pytest.mark.parametrize("then", ["playing", "finished", "cancelled"])
+def test_an_outsider_learns_nothing_of_a_match_among_invited_players(client, alice, bob, carol, then):
+    """Join and the poll once answered any match id in words ("This match is over.", "This
+    match was cancelled.", "it started without you"); only an open challenge may say so."""
+    seats = [SeatSpec("creator"), SeatSpec("user", username=bob.username)]
+    match = services.match_create(creator=alice, game_slug="mancala", options={"variant": "egyptian"}, seats=seats)
+    if then == "cancelled":
+        services.match_cancel(match_id=match.pk, user=alice)
+    else:
+        services.match_accept(match_id=match.pk, user=bob)
+    if then == "finished":
+        services.match_resign(match_id=match.pk, user=bob)
+    client.force_login(carol)
+    for response in (client.post(reverse("match_join", args=[match.pk])),
+                     client.get(reverse("match_poll", args=[match.pk]), {"token": "0-open-0"}, **HTMX)):
+        assert response.status_code == 404
+        assert "There is no such match, or it is not yours to see." in response.content.decode()
+
+
 def test_after_resigning_from_three_players_the_former_player_watches(client, alice, bob, carol):
     match = start_timed_match(alice, bob, carol, game="jeexa")
     client.force_login(alice)
