@@ -678,10 +678,10 @@ def move_submit(
     user: User | None = None,
     ai_seat: int | None = None,
 ) -> MoveRecord:
-    """Apply one move by ``user`` (or by the AI on ``ai_seat``) to the version they saw."""
+    """Apply one move by ``user`` (or by the AI on ``ai_seat``) to the version they saw.
+    The same move sent twice by the same seat (a double click, a resent form) is the one
+    already played: its record comes back and nothing else happens."""
     match = _lock_match(match_id)
-    if match.status != Status.ACTIVE:
-        raise MoveRejected(NOT_STARTED if match.status == Status.OPEN else NOT_IN_PLAY)
     seats = _seats_locked(match)
     if user is not None:
         seat = _seat_of(seats, user)
@@ -691,6 +691,10 @@ def move_submit(
         seat = seats[ai_seat]
         if not seat.is_ai:
             raise NotAllowed("That seat is not played by the AI.")
+    if expected_version < match.version and (played := _same_move_played(match, seat, move, expected_version)):
+        return played
+    if match.status != Status.ACTIVE:
+        raise MoveRejected(NOT_STARTED if match.status == Status.OPEN else NOT_IN_PLAY)
     if expected_version != match.version:
         raise StaleMove(STALE_MOVE)
     game = match.game_obj
@@ -719,6 +723,11 @@ def move_submit(
     _after_position_change(match, seats, mover=seat.number, last_move=record.description)
     match.save(update_fields=["state", "version", "last_move_at", "status", "result", "finished_at"])
     return record
+
+
+def _same_move_played(match: Match, seat: Seat, move: str, ply: int) -> MoveRecord | None:
+    record = MoveRecord.objects.filter(match=match, ply=ply, seat=seat.number).first()  # (match, ply) is unique
+    return record if record is not None and record.notation == match.game_obj.normalize(move) else None
 
 
 @transaction.atomic

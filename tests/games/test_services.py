@@ -221,6 +221,23 @@ def test_a_stale_move_is_refused_and_changes_nothing(match, alice, bob):
     assert stored(match) == before
 
 
+@pytest.mark.parametrize("again", ["1", " 1 "])
+def test_the_same_move_sent_twice_is_the_move_already_played(match, alice, again):
+    """A double click or a resent form: the player is not told that their move was not played."""
+    first = services.move_submit(match_id=match.pk, user=alice, move="1", expected_version=0)
+    after = stored(match)
+    assert services.move_submit(match_id=match.pk, user=alice, move=again, expected_version=0) == first
+    assert stored(match) == after and MoveRecord.objects.filter(match=match).count() == 1
+
+
+def test_another_move_sent_on_the_old_position_is_still_stale(match, alice):
+    services.move_submit(match_id=match.pk, user=alice, move="1", expected_version=0)
+    after = stored(match)
+    with pytest.raises(services.StaleMove, match="so yours was not played"):
+        services.move_submit(match_id=match.pk, user=alice, move="2", expected_version=0)
+    assert stored(match) == after
+
+
 @pytest.mark.parametrize(("who", "move", "error", "message"), [
     ("alice", "9", services.MoveRejected, "1 to 6"),
     ("alice", "drop table", services.MoveRejected, "name a tile by its number"),

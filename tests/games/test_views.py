@@ -161,6 +161,15 @@ def test_a_move_with_htmx_returns_the_redrawn_fragment(alice_client, match):
     assert 'name="move"' not in html  # now it is Bob's turn
 
 
+@pytest.mark.parametrize("headers", [{}, HTMX], ids=["form", "htmx"])
+def test_a_move_sent_twice_shows_the_board_after_it_not_a_refusal(alice_client, match, headers):
+    alice_client.post(move_url(match), {"move": "1", "version": "0"}, **headers)
+    again = alice_client.post(move_url(match), {"move": "1", "version": "0"}, **headers, follow=True)
+    html = again.content.decode()
+    assert again.status_code == 200 and "not played" not in html and "Alice sows tile 1" in html
+    assert MoveRecord.objects.filter(match=match).count() == 1
+
+
 @pytest.mark.parametrize(("data", "status", "message"), [
     ({"move": "7", "version": "0"}, 422, "1 to 6"),
     ({"move": "1", "version": "5"}, 409, "changed since you loaded it"),
