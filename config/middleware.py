@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from django.http import HttpResponseBadRequest
+from django.template.loader import render_to_string
 
 NUL_REFUSED = "This address or form holds a NUL character, which nothing here accepts; nothing was done."
 
@@ -21,3 +22,19 @@ class RefuseNulCharacters:
                 if "\x00" in key or any("\x00" in value for value in values):
                     return HttpResponseBadRequest(NUL_REFUSED, content_type="text/plain; charset=utf-8")
         return self.get_response(request)
+
+
+class ExplainRefusedMethod:
+    """Django answers a request by a method an address does not take (a POST to a page)
+    with an empty 405: say it in words, in the site's layout."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        response = self.get_response(request)
+        if response.status_code == 405 and not response.content:
+            allowed = " or ".join(method for method in response.get("Allow", "").split(", ") if method)
+            response.content = render_to_string("405.html", {"allowed": allowed}, request=request)
+            response["Content-Type"] = "text/html; charset=utf-8"
+        return response

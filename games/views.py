@@ -28,6 +28,7 @@ MALFORMED = "This request was malformed: reload the page and try again."
 NOT_FOUND = "There is no such match, or it is not yours to see."
 STARTED_WITHOUT_YOU = "This match is no longer waiting for players: it started without you, or was cancelled."
 UNKNOWN_GAME = "There is no such game."
+OPENED_NOT_SENT = "That address takes a button press on this page, so nothing was done."
 POLL_SECONDS = 3
 
 
@@ -119,6 +120,7 @@ def _posted_or_back(view):
     @wraps(view)
     def wrapper(request, pk: int, *args, **kwargs):
         if request.method != "POST":
+            messages.info(request, OPENED_NOT_SENT)
             return redirect("match_detail", pk=pk)
         return view(request, pk, *args, **kwargs)
 

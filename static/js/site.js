@@ -56,6 +56,7 @@ document.addEventListener("htmx:afterSettle", () => {
 // does neither, so it does not clear those).
 const REQUEST_PROBLEMS = {
   server: "Something went wrong on our side. Reload the page to see the match as it stands.",
+  refused: "The site could not read that request, so nothing was done. Reload the page and try again.",
   action: "Your last click did not reach the site, so nothing was done. Check your connection and try again.",
   connection: "The site cannot be reached just now. Check your connection; this page catches up once it is back.",
 };
@@ -69,6 +70,19 @@ function showProblem(kind) {
   }
 }
 document.addEventListener("htmx:responseError", () => showProblem("server"));
+// Our refusals (a stale or illegal move) come as the part they replace, and are swapped in;
+// any other 4xx (Django's own answer to a forged or oversized request) would wipe the board.
+const unreadable = new WeakSet();  // requests answered so: the answer does not clear the message
+document.addEventListener("htmx:beforeSwap", (event) => {
+  const status = event.detail.xhr.status;
+  const target = event.detail.target;
+  if (status >= 400 && status < 500 && target && target.id
+      && !event.detail.serverResponse.includes(`id="${target.id}"`)) {
+    event.detail.shouldSwap = false;
+    unreadable.add(event.detail.xhr);
+    showProblem("refused");
+  }
+});
 document.addEventListener("htmx:sendError", (event) => {
   const verb = event.detail.requestConfig ? event.detail.requestConfig.verb : "get";
   showProblem(verb === "get" ? "connection" : "action");
@@ -77,7 +91,7 @@ document.addEventListener("htmx:sendError", (event) => {
 document.addEventListener("htmx:afterRequest", (event) => {
   const problem = document.getElementById("request-problem");
   const status = event.detail.xhr ? event.detail.xhr.status : 0;
-  if (!problem || problem.hidden || !status || status >= 500) return;
+  if (!problem || problem.hidden || !status || status >= 500 || unreadable.has(event.detail.xhr)) return;
   if (problem.dataset.kind === "connection" || status !== 204) problem.hidden = true;
 });
 

@@ -64,3 +64,27 @@ def test_a_server_error_or_a_lost_connection_on_a_move_is_said_and_the_next_answ
     expect(page.locator("#log li")).to_have_count(1)
     expect(problem).to_be_hidden()
     assert Match.objects.get(pk=match.pk).version == 1
+
+
+def test_an_answer_that_is_not_the_board_does_not_wipe_the_board(browser, live_server, alice, bob):
+    """Django's own 400 (a forged or oversized request) was swapped in where the board was,
+    and the page stopped polling; our own refusals (a stale move) still replace the board."""
+    page = browser.new_page(viewport={"width": 1100, "height": 900})
+    page.set_default_timeout(TIMEOUT_MS)
+    match = start_match(alice, bob)
+    log_in(page, live_server.url, "alice")
+    page.goto(f"{live_server.url}/matches/{match.pk}/")
+    move_url = f"**/matches/{match.pk}/move/"
+    page.route(move_url, lambda route: route.fulfill(status=400, body="<h1>Bad Request (400)</h1>"))
+    page.locator("#board button[name=move]").first.click()
+    problem = page.locator("#request-problem")
+    expect(problem).to_have_text(
+        "The site could not read that request, so nothing was done. Reload the page and try again.")
+    expect(page.locator("#board button[name=move]")).to_have_count(6)
+    page.wait_for_timeout(POLLS_SECONDS * 1000)  # the polls' answers do not clear it
+    expect(problem).to_be_visible()
+
+    page.unroute(move_url)
+    page.locator("#board button[name=move]").first.click()
+    expect(page.locator("#log li")).to_have_count(1)
+    expect(problem).to_be_hidden()

@@ -170,6 +170,34 @@ def test_a_move_sent_twice_shows_the_board_after_it_not_a_refusal(alice_client, 
     assert MoveRecord.objects.filter(match=match).count() == 1
 
 
+@pytest.mark.parametrize("name", ["match_detail", "match_poll", "match_replay"])
+def test_a_post_to_a_page_is_refused_in_words(alice_client, match, name):
+    response = alice_client.post(reverse(name, args=[match.pk]), {"move": "1", "version": "0"})
+    html = response.content.decode()
+    assert response.status_code == 405 and response["Allow"] == "GET"
+    assert "This address does not take that kind of request (only GET)." in html and "site.css" in html
+    assert Match.objects.get(pk=match.pk).version == 0
+
+
+@pytest.mark.parametrize("forged", ["too large", "too many fields"])
+def test_a_request_django_cannot_read_is_refused_in_words(alice_client, match, settings, forged):
+    settings.DATA_UPLOAD_MAX_NUMBER_FIELDS = 50
+    settings.DATA_UPLOAD_MAX_MEMORY_SIZE = 10_000
+    data = {"move": "1" * 20_000, "version": "0"} if forged == "too large" else {f"f{n}": "1" for n in range(60)}
+    response = alice_client.post(move_url(match), data)
+    assert response.status_code == 400
+    assert "The site could not read that request" in response.content.decode()
+    assert Match.objects.get(pk=match.pk).version == 0
+
+
+@pytest.mark.parametrize("name", ["match_move", "match_resign", "match_rematch", "match_cancel"])
+def test_a_button_address_opened_by_link_says_nothing_was_done(alice_client, match, name):
+    response = alice_client.get(reverse(name, args=[match.pk]), follow=True)
+    assert response.redirect_chain[-1][0] == reverse("match_detail", args=[match.pk])
+    assert "That address takes a button press on this page, so nothing was done." in response.content.decode()
+    assert Match.objects.get(pk=match.pk).status == Status.ACTIVE
+
+
 @pytest.mark.parametrize(("data", "status", "message"), [
     ({"move": "7", "version": "0"}, 422, "1 to 6"),
     ({"move": "1", "version": "5"}, 409, "changed since you loaded it"),
