@@ -223,7 +223,8 @@ def test_ethiopian_a_game_that_banks_nothing_for_50_moves_ends_and_each_player_b
         assert not state.over and state.quiet_moves == played
     last = moves[STALL_LIMIT - 1]
     assert GAME.describe(state, state.to_move, last).endswith(
-        "50 moves in a row banked no coin, so the game ends and each player banks the coins on his own tiles.")
+        "50 moves in a row banked no coin, so the game ends; "
+        "Player 1 banks the 2 coins left on their tiles and Player 2 the 5 left on theirs.")
     state = play(state, last)
     assert state.over and state.tiles == ((0,) * 6, (0,) * 6) and state.mancalas == (22 + 2, 19 + 5)
     assert state.quiet_moves == STALL_LIMIT, "the count that ended the game stays, for the board to say so"
@@ -438,12 +439,14 @@ def test_load_refuses_something_that_is_not_a_mancala_position():
             position((1, 0, 0, 0, 2, 0), (1, 1, 0, 0, 0, 0), variant=ETHIOPIAN),
             "5r",
             "Player 1 sows tile 5 to the right: 2 coins and ends in the mancala; "
-            "neither player can move, so the game ends.",
+            "neither player can move, so the game ends; "
+            "Player 1 banks the 2 coins left on their tiles and Player 2 the 2 left on theirs.",
         ),
         (
             position((0, 0, 0, 0, 0, 1), (1, 2, 3, 0, 0, 0)),
             "6",
-            "Player 1 sows tile 6: 1 coin and ends in the mancala; the game ends.",
+            "Player 1 sows tile 6: 1 coin and ends in the mancala; the game ends; "
+            "Player 2 banks the 6 coins left on their tiles.",
         ),
         (
             GAME.initial_state(2, {"variant": NIGERIAN}, 1),
@@ -459,6 +462,12 @@ def test_load_refuses_something_that_is_not_a_mancala_position():
             position((1, 3, 0, 0, 0, 0), (1, 0, 0, 0, 0, 0), variant=NIGERIAN),
             "1",
             "Player 1 sows tile 1: 1 coin and banks 4 by the 4-coin rule.",
+        ),
+        (
+            position((1, 0, 0, 1, 1, 0), (0, 0, 0, 0, 0, 0), variant=NIGERIAN),
+            "4",
+            "Player 1 sows tile 4: 1 coin and relays once; Player 2 has no coin left on their tiles, so the game "
+            "ends (2 coins on Player 1's tiles stay out of the count).",
         ),
     ],
 )

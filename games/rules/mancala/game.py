@@ -10,6 +10,7 @@ from games.rules.mancala.notation import format_move, named_tile, parse_move
 from games.rules.mancala.rules import (
     ETHIOPIAN,
     LEFT,
+    NIGERIAN,
     RIGHT,
     STALL_LIMIT,
     START_COINS,
@@ -21,6 +22,7 @@ from games.rules.mancala.rules import (
     hole,
     movable,
     play,
+    side,
     state_from_board,
 )
 
@@ -127,10 +129,9 @@ class Mancala(Game):
         where = f"tile {tile + 1}"
         if state.variant == ETHIOPIAN:
             where += " " + DIRECTION_WORDS[step]
-        coins = turn.sowing.coins
-        clauses = [f"{coins} coin" if coins == 1 else f"{coins} coins", *_events(seat, turn.sowing, turn)]
+        clauses = [coins(turn.sowing.coins), *_events(seat, turn.sowing, turn)]
         line = f"{player(seat)} sows {where}: {_join(clauses)}"
-        return "; ".join([line, *_consequences(turn)]) + "."
+        return "; ".join([line, *_consequences(seat, turn, state.variant)]) + "."
 
     # --- storing ------------------------------------------------------------------
 
@@ -188,16 +189,41 @@ def _events(seat: int, sowing: Sowing, turn: Turn) -> list[str]:
     return events
 
 
-def _consequences(turn: Turn) -> list[str]:
-    """What the move did to the game: a forced pass, the end."""
+def _consequences(seat: int, turn: Turn, variant: str) -> list[str]:
+    """What the move did to the game: a forced pass, the end, and where the coins left on
+    the tiles went (banked by their owners, or, Nigerian, left out of the count)."""
     if turn.stalled:
-        return [f"{STALL_LIMIT} moves in a row banked no coin, so the game ends and each player banks the coins "
-                "on his own tiles"]
+        return [f"{STALL_LIMIT} moves in a row banked no coin, so the game ends", *_swept(turn.swept)]
+    if turn.over and variant == NIGERIAN:
+        left = side(turn.board, seat)
+        stays = f" ({coins(left)} on {player(seat)}'s tiles stay out of the count)" if left else ""
+        return [f"{player(1 - seat)} has no coin left on their tiles, so the game ends{stays}"]
     if turn.over:
-        return ["neither player can move, so the game ends" if turn.passed is not None else "the game ends"]
+        ends = "neither player can move, so the game ends" if turn.passed is not None else "the game ends"
+        return [ends, *_swept(turn.swept)]
     if turn.passed is not None:
         return [f"{player(turn.passed)} has no move and passes"]
     return []
+
+
+def _swept(swept: tuple[int, int]) -> list[str]:
+    """The end's sweep: each player banks the coins left on their own tiles."""
+    owners = [owner for owner in (0, 1) if swept[owner]]
+    if not owners:
+        return []
+    first = owners[0]
+    words = f"{player(first)} banks {_the(swept[first])} left on their tiles"
+    if len(owners) == 2:
+        words += f" and {player(1)} {'the one' if swept[1] == 1 else f'the {swept[1]}'} left on theirs"
+    return [words]
+
+
+def _the(count: int) -> str:
+    return "the coin" if count == 1 else f"the {count} coins"
+
+
+def coins(count: int) -> str:
+    return "1 coin" if count == 1 else f"{count} coins"
 
 
 def _join(clauses: list[str]) -> str:

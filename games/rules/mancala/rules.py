@@ -103,6 +103,7 @@ class Turn(NamedTuple):
     sowing: Sowing
     passed: int | None = None  # Ethiopian: the seat whose turn passed for want of a move
     stalled: bool = False  # Ethiopian: the game ended after STALL_LIMIT moves that banked nothing
+    swept: tuple[int, int] = (0, 0)  # the coins each seat banked from its own tiles as the game ended
 
 
 def sow(board: list[int], seat: int, tile: int, step: int, variant: str) -> Sowing:
@@ -166,7 +167,9 @@ def play(board: Board, seat: int, tile: int, step: int, variant: str, quiet: int
     turn = _play(board, seat, tile, step, variant)
     stalled = (variant == ETHIOPIAN and not turn.over and quiet + 1 >= STALL_LIMIT
                and turn.board[STORE[0]] + turn.board[STORE[1]] == board[STORE[0]] + board[STORE[1]])
-    return turn._replace(board=sweep(list(turn.board)), over=True, stalled=True) if stalled else turn
+    if not stalled:
+        return turn
+    return turn._replace(board=sweep(list(turn.board)), over=True, stalled=True, swept=sides(turn.board))
 
 
 def _play(board: Board, seat: int, tile: int, step: int, variant: str) -> Turn:
@@ -175,14 +178,20 @@ def _play(board: Board, seat: int, tile: int, step: int, variant: str) -> Turn:
     if variant == NIGERIAN:
         # The game ends when the player to move has no coins on his tiles; leftovers stay.
         return Turn(tuple(ring), 1 - seat, side(ring, 1 - seat) == 0, sowing)
+    left = sides(ring)  # before sweep() empties the tiles
     if not any(ring[0:6]) or not any(ring[7:13]):
-        return Turn(sweep(ring), seat, True, sowing)
+        return Turn(sweep(ring), seat, True, sowing, swept=left)
     nxt = seat if sowing.extra_turn else 1 - seat
     if variant == ETHIOPIAN and not movable(ring, nxt, variant):
         if not movable(ring, 1 - nxt, variant):
-            return Turn(sweep(ring), nxt, True, sowing, passed=nxt)
+            return Turn(sweep(ring), nxt, True, sowing, passed=nxt, swept=left)
         return Turn(tuple(ring), 1 - nxt, False, sowing, passed=nxt)
     return Turn(tuple(ring), nxt, False, sowing)
+
+
+def sides(ring: Board | list[int]) -> tuple[int, int]:
+    """The coins on each seat's tiles."""
+    return side(ring, 0), side(ring, 1)
 
 
 def sweep(ring: list[int]) -> Board:
