@@ -216,6 +216,11 @@ def seat_names(seats: list[Seat]) -> dict[int, str]:
     return names
 
 
+def scores_by_name(names: dict[int, str], scores: list[int]) -> str:
+    """A result's scores with whose they are: "Alice 24, AI (Easy) 23"."""
+    return ", ".join(f"{names[number]} {points}" for number, points in enumerate(scores))
+
+
 def seat_names_at(seats: list[Seat], moves: list[MoveRecord], ply: int) -> dict[int, str]:
     """``seat_names`` as they were after ``ply`` moves: a seat the AI took over later still
     bears its former player's name there, as the log, written at the time, does."""

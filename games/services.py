@@ -43,6 +43,7 @@ from games.models import (
     Seat,
     Status,
     TimeControl,
+    scores_by_name,
     seat_names,
     with_player_names,
 )
@@ -259,7 +260,7 @@ def _result_words(match: Match, seats: list[Seat], reader: Seat) -> dict[str, st
         verdict, outcome = "you share the win", f"You share the win with {others}"
     if reason != "played out":
         outcome += f" ({reason})"
-    score = ", ".join(f"{names[number]} {points}" for number, points in enumerate(match.result["scores"]))
+    score = scores_by_name(names, match.result["scores"])
     return {"verdict": verdict, "outcome": f"{outcome}.", "score": score}
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from django import template
 
-from games.models import Match, Seat, with_player_names
+from games.models import Match, Seat, scores_by_name, with_player_names
 
 register = template.Library()
 
@@ -20,6 +20,11 @@ def player_name(names: dict[int, str] | None, number: int) -> str:
 @register.filter
 def player_names(names: dict[int, str] | None, numbers: list[int]) -> list[str]:
     return [player_name(names, number) for number in numbers]
+
+
+@register.filter
+def scored(scores: list[int], names: dict[int, str]) -> str:
+    return scores_by_name(names, scores)
 
 
 @register.filter
