@@ -15,7 +15,9 @@ SLUGS = [game.slug for game in all_games()]
 ENGINE_DECISIONS = {
     "mancala": [
         "You capture even when the tile across is empty, banking just your one coin.",
-        "A sowing of 13 or more coins that ends in the tile it started from counts as ending in an empty tile.",
+        "A sowing of exactly 13 coins goes once round and ends in the tile it started from, emptied by the sowing: "
+        "that counts as ending in an empty tile (after two rounds, 26 coins, the tile holds two and there is no "
+        "capture).",
         "your turn passes, even if you had just earned an extra turn.",
         "The 4 coins every tile holds at the start are not banked",
         "Coins left on the other row stay there and score nothing.",

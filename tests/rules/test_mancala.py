@@ -95,6 +95,12 @@ def test_general_a_lap_around_drops_into_the_starting_tile_and_can_capture_there
     assert board(after) == ((0, 1, 1, 1, 1, 1), (2, 2, 2, 2, 2, 0), (4, 0), 1)
 
 
+def test_general_two_laps_leave_two_coins_in_the_start_tile_and_capture_nothing():
+    """What the rules page says: only the one-lap sowing of exactly 13 ends in an empty tile."""
+    after = play(position((26, 0, 0, 0, 0, 0), (0, 0, 0, 0, 0, 1)), "1")
+    assert board(after) == ((2, 2, 2, 2, 2, 2), (2, 2, 2, 2, 2, 3), (2, 0), 1)
+
+
 def test_general_a_nigerian_lap_of_fourteen_ends_in_the_emptied_start_tile():
     after = play(position((14, 0, 0, 0, 0, 0), (0,) * 6, variant=NIGERIAN), "1")
     assert board(after) == ((1, 1, 1, 1, 1, 1), (1, 1, 1, 1, 1, 1), (1, 1), 1)
