@@ -49,10 +49,21 @@ def present(view: dict, seat: int | None, legal: list[str]) -> dict:
         "their_store": view["mancalas"][them],
         "ethiopian": view["variant"] == ETHIOPIAN,
         "choosing_direction": any(option["direction"] for options in moves_by_tile.values() for option in options),
+        "single_coin_note": _single_coin_note(bottom) if legal else "",
         "directions": DIRECTIONS,
         "uncounted": _uncounted(view),
         "stall": _stall(view),
     }
+
+
+def _single_coin_note(bottom: list[dict]) -> str:
+    """Ethiopian: a tile of the mover's with one coin gets no button; the key says why."""
+    numbers = [str(tile["number"]) for tile in bottom if tile["coins"] == 1]
+    if not numbers:
+        return ""
+    if len(numbers) == 1:
+        return f"Tile {numbers[0]} holds a single coin, which may never start a sowing."
+    return f"Tiles {', '.join(numbers[:-1])} and {numbers[-1]} hold a single coin, which may never start a sowing."
 
 
 def _stall(view: dict) -> dict | None:

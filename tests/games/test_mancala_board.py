@@ -219,3 +219,15 @@ def test_only_a_finished_nigerian_board_says_the_coins_left_on_the_tiles_do_not_
     assert [match.result["scores"] for match in others] == [[24, 24], [24, 24]]
     for match in [*others, start_match(alice, bob, variant="nigerian")]:
         assert NIGERIAN_NOTE not in board_of(client, alice, match).text, match.options
+
+
+def test_the_ethiopian_key_says_why_a_tile_with_one_coin_has_no_button(client, alice, bob):
+    match = with_state(start_match(alice, bob, variant="ethiopian"),
+                       tiles=[[1, 4, 1, 0, 5, 2], [4, 4, 4, 4, 4, 4]], mancalas=[11, 0])
+    board = board_of(client, alice, match)
+    tiles = row(board, "row-bottom")
+    assert [bool(tile.find_all(lambda node: node.tag == "button")) for tile in tiles] == [
+        False, True, False, False, True, True]
+    assert text_of(board, "direction-key").endswith(
+        "Tiles 1 and 3 hold a single coin, which may never start a sowing.")
+    assert "single coin" not in text_of(board_of(client, bob, match), "direction-key"), "the mover's row only"
