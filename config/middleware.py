@@ -37,4 +37,5 @@ class ExplainRefusedMethod:
             allowed = " or ".join(method for method in response.get("Allow", "").split(", ") if method)
             response.content = render_to_string("405.html", {"allowed": allowed}, request=request)
             response["Content-Type"] = "text/html; charset=utf-8"
+            response["Content-Length"] = str(len(response.content))  # CommonMiddleware set it to 0
         return response
