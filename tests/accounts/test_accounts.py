@@ -34,6 +34,7 @@ def test_sign_up_sends_a_confirmation_email_and_does_not_log_in_yet(client, db):
     assert response.status_code == 302
     assert response["Location"] == reverse("account_email_verification_sent")
     assert len(mail.outbox) == 1 and mail.outbox[0].to == ["dora@example.com"]
+    assert mail.outbox[0].subject == "[Boardgames] Please confirm your email address"
     assert "because dora gave this address for their account on Boardgames." in mail.outbox[0].body
     assert client.get(reverse("dashboard")).status_code == 302  # not logged in
     sent = client.get(response["Location"]).content.decode()
@@ -107,7 +108,8 @@ def test_password_reset_by_email(client, alice):
     assert "contact us" not in client.get(reverse("account_reset_password")).content.decode().lower()
     done = client.post(reverse("account_reset_password"), {"email": "alice@example.com"}, follow=True)
     assert "check your spam folder" in done.content.decode() and "contact us" not in done.content.decode().lower()
-    assert len(mail.outbox) == 1
+    assert len(mail.outbox) == 1 and mail.outbox[0].subject == "[Boardgames] Password reset"
+    assert "Reset my password" in client.get(reverse("account_reset_password")).content.decode()
     reset_url = link_in(mail.outbox[0])
     form_url = client.get(reset_url)["Location"]
     response = client.post(form_url, {"password1": "a-new-long-passphrase", "password2": "a-new-long-passphrase"})
@@ -126,7 +128,7 @@ def test_password_change(client, alice, settings):
     alice.refresh_from_db()
     assert alice.check_password("another-long-passphrase")
     [told] = [m for m in mail.outbox if m.to == ["alice@example.com"]]  # it may not have been her
-    assert "password" in told.subject.lower() and told.body.rstrip().endswith(f"{settings.SITE_URL}/")
+    assert told.subject == "[Boardgames] Password changed" and told.body.rstrip().endswith(f"{settings.SITE_URL}/")
     assert re.search(r"^- Date: \w{3} \d{1,2} \w{3} \d{4}, \d\d:\d\d CES?T$", told.body, re.M), "her time, named"
 
 
@@ -423,3 +425,12 @@ def test_inviting_a_name_no_player_has_is_refused_with_that_name(client, alice):
     assert response.status_code == 400
     assert "There is no player called “Major”." in response.content.decode()
     assert not Match.objects.exists()
+
+
+def test_the_email_page_reads_in_sentence_case_with_separate_tags(client, alice):
+    EmailAddress.objects.create(user=alice, email="alice2@example.com", verified=False, primary=False)
+    client.force_login(alice)
+    html = client.get(reverse("account_email")).content.decode()
+    tag = r'<span class="badge[^"]*">\s*{}\s*</span>'
+    assert re.search(tag.format("Verified") + r"\s*" + tag.format("Primary"), html), "two tags, not 'Verified Primary'"
+    assert "Make primary" in html and "Send the confirmation again" in html and "Re-send" not in html
