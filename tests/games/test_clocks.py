@@ -196,6 +196,8 @@ def test_a_vacation_started_after_the_deadline_does_not_save_the_late_turn(clock
         services.move_submit(match_id=match.pk, user=alice, move="1", expected_version=0)
     match.refresh_from_db()
     assert match.status == Status.FINISHED and match.result["winners"] == [1]
+    page = client.get(reverse("match_detail", args=[match.pk])).content.decode()
+    assert "On vacation until" in page and "clock" not in page.split("On vacation until")[1].split("</small>")[0]
 
 
 def test_one_vacation_that_cannot_end_does_not_hold_up_the_others(clock, alice, bob, monkeypatch):
