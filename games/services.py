@@ -550,10 +550,11 @@ def match_rematch(*, match_id: int, user: User, accepting: int | None = None) ->
     seats = _seats_locked(match)
     if _seat_of(seats, user) is None:
         raise NotAllowed(NOT_YOUR_MATCH)
-    if accepting is not None and Match.objects.filter(pk=accepting, rematch_of=match, status=Status.ABORTED).exists():
-        raise ServiceError(REMATCH_WITHDRAWN)
     # A declined or withdrawn rematch stays as it is, and a new one may be offered.
     existing = Match.objects.filter(rematch_of=match).exclude(status=Status.ABORTED).first()
+    if existing is None and accepting is not None and Match.objects.filter(
+            pk=accepting, rematch_of=match, status=Status.ABORTED).exists():
+        raise ServiceError(REMATCH_WITHDRAWN)  # and none offered since: the player decides again
     if existing is not None:
         invited = existing.seats.filter(user=user, accepted=False).exists()
         if invited and existing.status == Status.OPEN:

@@ -170,3 +170,19 @@ def test_accepting_names_only_this_matchs_rematch(client, match, alice, bob, car
     client.force_login(alice)
     response = client.post(reverse("match_rematch", args=[match.pk]), {"accepting": str(elsewhere.pk)})
     assert response.status_code == 302 and Match.objects.filter(rematch_of=match).exists()
+
+
+def test_accepting_a_withdrawn_rematch_after_a_new_one_was_offered_accepts_the_new_one(client, match, alice, bob):
+    finished(match, bob)
+    withdrawn, _ = services.match_rematch(match_id=match.pk, user=alice)
+    client.force_login(bob)
+    page = client.get(reverse("match_detail", args=[match.pk])).content.decode()
+    assert f'name="accepting" value="{withdrawn.pk}"' in page
+    services.match_cancel(match_id=withdrawn.pk, user=alice)
+    offered, _ = services.match_rematch(match_id=match.pk, user=alice)  # Bob's page still shows the first
+
+    response = client.post(reverse("match_rematch", args=[match.pk]), {"accepting": str(withdrawn.pk)})
+
+    assert response.status_code == 302 and response.url == reverse("match_detail", args=[offered.pk])
+    offered.refresh_from_db()
+    assert offered.status == Status.ACTIVE, "asking for the rematch is saying yes to the one on offer"
