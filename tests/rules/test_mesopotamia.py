@@ -648,6 +648,11 @@ def test_played_cards_leave_the_game_in_the_remove_variant():
         html = " ".join(render_to_string("games/boards/mesopotamia.html", {
             "view": GAME.view(state, seat), "board": present(GAME.view(state, seat), seat, []), "match": None}).split())
         assert "discard 0 · out of the game 1 (Endurance) ·" in html
+        assert "18 cards" not in html, "three players: cards were set aside"
+    two = start(2)
+    html = " ".join(render_to_string("games/boards/mesopotamia.html", {
+        "view": GAME.view(two, 0), "board": present(GAME.view(two, 0), 0, []), "match": None}).split())
+    assert "A two-player game starts with all 18 cards (none set aside)." in html, "not 'all 18 are in play'"
 
 
 def test_the_start_card_variant_deals_one_card_each_playable_at_once():
