@@ -74,6 +74,13 @@ def test_the_prompt_counts_only_the_pilgrims_the_colour_still_holds():
         assert f"place the 1st pilgrim of the turn (up to {up_to})" in prompt, prompt
 
 
+def test_in_the_first_round_the_prompt_asks_for_the_one_pilgrim_of_the_round():
+    state = replace(placing_state(), round=1)
+    prompt = board_for(state, MECCA.to_act(state)[0])["prompt"]
+    assert "place your one pilgrim of the first round; it must touch exactly one pilgrim" in prompt, prompt
+    assert "up to" not in prompt
+
+
 def test_only_the_crescents_of_colours_in_play_are_drawn():
     for players, drawn in ((4, {"yellow", "red", "green", "blue"}), (5, {"yellow", "red", "green", "blue", "black"}),
                            (6, {"yellow", "red", "green", "blue", "black", "white"})):

@@ -363,7 +363,7 @@ def test_worked_example_red_places_three_then_removes_blue_and_the_isolated_gree
     assert state.step == REMOVE and GAME.to_act(state) == (RED,)
     assert "xi6" in GAME.legal_moves(state, RED) and "pass" in GAME.legal_moves(state, RED)
     line = GAME.describe(state, RED, "xi6")
-    assert line == "Red removes the blue pilgrim on i6; the green pilgrim on j5 goes back."
+    assert line == "Red removes the blue pilgrim on i6; the green pilgrim on j5, left with no neighbour, goes back."
     after = play(state, "xi6")
     assert after.board[sq("i6")] == EMPTY and after.board[sq("j5")] == EMPTY
     assert after.board[sq("h5")] == GREEN, "the other green still touches yellow g4 and red h4"

@@ -296,7 +296,7 @@ def _removal_clauses(state: State, removal: Removal) -> list[str]:
     if removal.returned:
         lonely = [f"the {COLOURS[c]} pilgrim on {square_name(sq)}" for sq, c in removal.returned]
         verb = "goes" if len(lonely) == 1 else "go"
-        clauses.append(f"{_join(lonely)} {verb} back")
+        clauses.append(f"{_join(lonely)}, left with no neighbour, {verb} back")
     return clauses
 
 
