@@ -173,7 +173,7 @@ def test_the_ethiopian_board_names_the_directions_for_the_player_waiting(client,
 @pytest.mark.parametrize(("variant", "quiet", "shown"), [
     ("ethiopian", 19, None),
     ("ethiopian", 35, "No coin banked for 35 moves: if 15 more bank none, the game ends and each player banks the "
-                      "coins on his own tiles."),
+                      "coins on their own tiles."),
     ("egyptian", 35, None),  # coins only go forward: no stall rule
 ])
 def test_a_long_ethiopian_stall_is_counted_down_on_the_board(client, alice, bob, variant, quiet, shown):
@@ -191,7 +191,7 @@ def test_a_game_the_stall_rule_ended_says_so_on_the_board_without_a_countdown(cl
     board = board_of(client, bob, match)
     stall = board.find_all(lambda node: node.attrs.get("data-testid") == "stall")
     assert [" ".join(node.text.split()) for node in stall] == [
-        "50 moves in a row banked no coin, so the game ended and each player banked the coins on his own tiles."]
+        "50 moves in a row banked no coin, so the game ended and each player banked the coins on their own tiles."]
 
 
 def finished_by_the_last_move(match: Match, user, tiles, mancalas, move: str) -> Match:
