@@ -172,14 +172,28 @@ def _match_context(request, match: Match, *, error: str = "") -> dict:
         "waiting_for": [names[seat.number] for seat in seats if seat.to_act],
         "winners": [names[number] for number in (match.result or {}).get("winners", [])],
         "names": names,
-        "moves": selectors.match_moves(match),
-        "log_events": selectors.match_log_events(match),
+        **_move_log(selectors.match_moves(match), selectors.match_log_events(match)),
         "now": timezone.now(),
         "board_template": f"games/boards/{game.slug}.html",
         "poll_token": match.poll_token,
         "poll_seconds": POLL_SECONDS,
         "error": error,
     }
+
+
+def _move_log(moves: list, events: list) -> dict:
+    """The move log, newest first: each move with the events that followed it (a timeout, a
+    seat the AI took) just above it, and the events before any move apart. One pass each:
+    a template loop over the events inside the loop over the moves cost moves × events."""
+    after: dict[int, list] = {}
+    for event in events:
+        after.setdefault(event.ply, []).append(event)
+    lines = []
+    for record in reversed(moves):
+        number = record.ply + 1
+        lines += [{"number": number, "text": event.reason, "event": True} for event in reversed(after.get(number, []))]
+        lines.append({"number": number, "text": record.description, "event": False})
+    return {"moves": moves, "log_lines": lines, "opening_events": after.get(0, [])}
 
 
 def _render_match(request, match: Match, *, error: str = "", status: int = 200) -> HttpResponse:

@@ -636,3 +636,18 @@ def test_an_unknown_address_gets_the_sites_own_not_found_page(alice_client):
     response = alice_client.get(reverse("match_new", args=["chess"]))
     assert response.status_code == 404 and "There is no such game." in response.content.decode()
     assert reverse("lobby") in response.content.decode()  # the site's page, not the debug one
+
+
+def test_the_move_log_puts_each_event_just_above_the_move_it_followed(client, alice, bob, staff):
+    match = start_timed_match(alice, bob)
+    services.seat_deadline_extend(match_id=match.pk, seat_number=0, hours=2, actor=staff, reason="Before any move")
+    services.move_submit(match_id=match.pk, user=alice, move="1", expected_version=0)
+    services.seat_deadline_extend(match_id=match.pk, seat_number=1, hours=5, actor=staff, reason="Travelling")
+    services.move_submit(match_id=match.pk, user=bob, move="1", expected_version=1)
+    client.force_login(alice)
+    log = client.get(reverse("match_detail", args=[match.pk])).content.decode().split('id="log"')[1]
+    lines = [" ".join(strip_tags(line).split()) for line in re.findall(r"<li[^>]*>.*?</li>", log)]
+    assert lines == ["Bob sows tile 1: 4 coins.", "Bob was given 5 more hours: Travelling",
+                     "Alice sows tile 1: 4 coins."], lines
+    assert re.findall(r'<li[^>]*value="(\d+)"', log) == ["2", "1", "1"]
+    assert "Alice was given 2 more hours: Before any move" in strip_tags(log.split("</ol>")[1])
