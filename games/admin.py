@@ -281,6 +281,7 @@ class MatchAdmin(SecretsNotFiltered, admin.ModelAdmin):
 
 @admin.register(Notification)
 class NotificationAdmin(admin.ModelAdmin):
+    show_full_result_count = False  # filtered to a match, no second count of the whole table
     list_display = ("created_at", "user", "kind", "channel", "match", "subject", "due_at", "sent_at", "outcome",
                     "attempts", "last_error")
     list_filter = ("kind", "channel", "outcome", ("sent_at", admin.EmptyFieldListFilter))
@@ -321,6 +322,7 @@ class NotificationAdmin(admin.ModelAdmin):
 
 @admin.register(MoveRecord)
 class MoveRecordAdmin(NotationAfterTheEnd, SecretsNotFiltered, admin.ModelAdmin):
+    show_full_result_count = False  # filtered to a match, no second count of the whole table
     list_display = ("match", "move_number", "seat_number", "notation_shown", "description", "by_ai", "created_at")
     list_select_related = ("match",)
     search_fields = ("=match__id",)

@@ -182,6 +182,8 @@ class Seat(models.Model):
         indexes = [
             models.Index(fields=["user", "to_act"]),
             models.Index(fields=["deadline"], condition=Q(deadline__isnull=False), name="seat_deadline_running"),
+            # The AI sweep reads only the AI seats to act, not every seat ever played.
+            models.Index(fields=["match"], condition=Q(to_act=True, ai_level__isnull=False), name="seat_ai_to_act"),
         ]
 
     def __str__(self) -> str:
@@ -354,6 +356,7 @@ class Notification(models.Model):
         ordering = ["-created_at"]
         indexes = [
             models.Index(fields=["due_at"], condition=Q(sent_at__isnull=True), name="notification_due"),
+            models.Index(fields=["-created_at"], name="notification_newest"),  # the admin list's order
         ]
         constraints = [
             models.UniqueConstraint(
