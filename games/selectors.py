@@ -21,9 +21,10 @@ def matches_of(user: User) -> list[Match]:
     play, waiting, and the latest finished. Matches whose seat the AI took from the player
     are there too (``seated`` is False): the player may still watch them."""
     seat_of_user = Seat.objects.filter(match=OuterRef("pk"), user=user)
-    former_seat = Seat.objects.filter(match=OuterRef("pk"), former_user=user)
+    # From the player's own seats (indexed by user), not a test run on every match on the site.
+    mine = Seat.objects.filter(Q(user=user) | Q(former_user=user)).values("match_id")
     matches = _with_seats(
-        Match.objects.filter(Exists(seat_of_user) | Exists(former_seat))
+        Match.objects.filter(pk__in=mine)
         .annotate(seated=Exists(seat_of_user),
                   my_turn=Exists(seat_of_user.filter(to_act=True)),
                   my_deadline=Subquery(seat_of_user.filter(to_act=True).values("deadline")[:1]))
