@@ -61,10 +61,10 @@ const REQUEST_PROBLEMS = {
   connection: "The site cannot be reached just now. Check your connection; this page catches up once it is back.",
 };
 
-function showProblem(kind) {
+function showProblem(kind, text) {
   const problem = document.getElementById("request-problem");
   if (problem) {
-    problem.textContent = REQUEST_PROBLEMS[kind];
+    problem.textContent = text || REQUEST_PROBLEMS[kind];
     problem.dataset.kind = kind;
     problem.hidden = false;
   }
@@ -86,6 +86,17 @@ document.addEventListener("htmx:beforeSwap", (event) => {
 document.addEventListener("htmx:sendError", (event) => {
   const verb = event.detail.requestConfig ? event.detail.requestConfig.verb : "get";
   showProblem(verb === "get" ? "connection" : "action");
+});
+
+// A refused move says why at the top of the status, which a player who clicked low on a
+// tall board (Mecca's 11 rows on a phone) has scrolled out of sight: the tap would seem to
+// do nothing. Then the reason is also said on top of the screen, until the next answer.
+document.addEventListener("htmx:afterSettle", () => {
+  const refusal = document.querySelector("#status .error[role=alert]");
+  if (!refusal) return;
+  const box = refusal.getBoundingClientRect();
+  if (box.bottom > 0 && box.top < window.innerHeight) return;
+  showProblem("refusal", refusal.textContent.trim());
 });
 
 document.addEventListener("htmx:afterRequest", (event) => {

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
+from games import services
 from games.models import Match
 from tests.conftest import start_match
 from tests.e2e.conftest import TIMEOUT_MS
@@ -88,3 +89,23 @@ def test_an_answer_that_is_not_the_board_does_not_wipe_the_board(browser, live_s
     page.locator("#board button[name=move]").first.click()
     expect(page.locator("#log li")).to_have_count(1)
     expect(problem).to_be_hidden()
+
+
+def test_a_refusal_out_of_sight_is_also_said_on_top_of_the_screen(browser, live_server, alice, bob):
+    """The reason sits at the top of the status; a player who scrolled down to the board
+    saw nothing happen."""
+    page = browser.new_page(viewport={"width": 390, "height": 420}, is_mobile=True, has_touch=True)
+    page.set_default_timeout(TIMEOUT_MS)
+    match = start_match(alice, bob)
+    log_in(page, live_server.url, "alice")
+    page.goto(f"{live_server.url}/matches/{match.pk}/")
+    services.move_submit(match_id=match.pk, user=alice, move="2", expected_version=0)  # from another tab
+    button = page.locator("#board button[name=move][value='1']")
+    button.scroll_into_view_if_needed()
+    page.evaluate("window.scrollTo(0, document.body.scrollHeight)")
+    button.click()
+    problem = page.locator("#request-problem")
+    expect(problem).to_contain_text("The board changed since you loaded it")
+    box = problem.bounding_box()
+    assert box["y"] >= 0 and box["y"] + box["height"] <= 420, "on the screen, wherever it is scrolled"
+    assert Match.objects.get(pk=match.pk).version == 1
