@@ -149,7 +149,7 @@ def _prompt(view: dict, acting: bool) -> str:
         need = f"it must touch exactly {NUMBERS.get(k, k)} pilgrims of {NUMBERS.get(k, k)} other colours"
     limit = min(view["max_per_turn"], k - 1 + view["in_hand"][colour])  # a short hand places fewer
     if view["round"] == 1:
-        return f"{mover}: place your one pilgrim of the first round; {need}."
+        return f"{mover}: place {'your' if acting else 'its'} one pilgrim of the first round; {need}."
     return f"{mover}: place the {nth} pilgrim of the turn (up to {limit}); {need}."
 
 
@@ -170,7 +170,7 @@ def _notes(view: dict) -> list[str]:
         line = f"{removal['by'].capitalize()} removed the {removal['colour']} pilgrim on {removal['square']}"
         if removal["returned"]:
             gone = ", ".join(f"the {colour} pilgrim on {name}" for name, colour in removal["returned"])
-            line += f"; left alone, {gone} went back too"
+            line += f"; {gone}, left with no neighbour, went back too"
         notes.append(line + ".")
     notes += [f"{colour.capitalize()} could not place and passed." for colour in view["passed"]]
     return notes

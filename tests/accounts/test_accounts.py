@@ -108,7 +108,7 @@ def test_password_reset_by_email(client, alice):
     assert "contact us" not in client.get(reverse("account_reset_password")).content.decode().lower()
     done = client.post(reverse("account_reset_password"), {"email": "alice@example.com"}, follow=True)
     assert "check your spam folder" in done.content.decode() and "contact us" not in done.content.decode().lower()
-    assert len(mail.outbox) == 1 and mail.outbox[0].subject == "[Boardgames] Password reset"
+    assert len(mail.outbox) == 1 and mail.outbox[0].subject == "[Boardgames] Your password reset link"
     assert "Reset my password" in client.get(reverse("account_reset_password")).content.decode()
     reset_url = link_in(mail.outbox[0])
     form_url = client.get(reset_url)["Location"]

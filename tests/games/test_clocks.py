@@ -13,7 +13,7 @@ from django.urls import reverse
 from games import services, tasks
 from games.models import DAY, Match, MatchEvent, MoveRecord, Notification, Seat, Status
 from games.services import ClockSpec
-from tests.conftest import make_user
+from tests.conftest import make_user, start_match
 from tests.games.conftest import start_timed_match
 from tests.games.test_race import hold_the_lock_longer, require_postgresql, run_together
 
@@ -299,3 +299,12 @@ def test_a_time_bank_whose_cap_is_below_its_start_is_refused(client, alice):
         "bank_initial_days": "5", "bank_increment_days": "1", "bank_cap_days": "2",
     })
     assert response.status_code == 400 and services.BAD_TIME_BANK in response.content.decode()
+
+
+def test_a_vacation_speaks_of_no_clock_in_a_match_without_a_time_limit(alice, bob, client):
+    match = start_match(alice, bob)
+    services.vacation_start(user_id=alice.pk, days=2)
+    client.force_login(bob)
+    page = client.get(reverse("match_detail", args=[match.pk])).content.decode()
+    note = page.split("On vacation until")[1].split("</small>")[0]
+    assert "clock" not in note

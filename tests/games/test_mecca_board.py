@@ -79,6 +79,11 @@ def test_in_the_first_round_the_prompt_asks_for_the_one_pilgrim_of_the_round():
     prompt = board_for(state, MECCA.to_act(state)[0])["prompt"]
     assert "place your one pilgrim of the first round; it must touch exactly one pilgrim" in prompt, prompt
     assert "up to" not in prompt
+    watcher = board_for(state, None)["prompt"]
+    assert "place its one pilgrim of the first round" in watcher, watcher
+    seat = MECCA.to_act(state)[0]
+    line = MECCA.describe(state, seat, MECCA.legal_moves(state, seat)[0])
+    assert "(its one of the first round)" in line, line
 
 
 def test_only_the_crescents_of_colours_in_play_are_drawn():

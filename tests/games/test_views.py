@@ -559,8 +559,11 @@ def test_after_resigning_from_three_players_the_former_player_watches(client, al
     assert "The AI plays your former seat (player 1); you are watching." in page and "Resign" not in page
     poll = client.get(reverse("match_poll", args=[match.pk]), {"token": "x"}, **HTMX)
     assert poll.status_code == 200 and "your former seat" in poll.content.decode()
-    mine = {m.pk: m for m in client.get(reverse("dashboard")).context["matches"]}
+    dashboard = client.get(reverse("dashboard"))
+    mine = {m.pk: m for m in dashboard.context["matches"]}
     assert not mine[match.pk].seated, "listed among hers, to watch"
+    row = dashboard.content.decode().split(f"/matches/{match.pk}/")[1].split("</tr>")[0]
+    assert re.search(r'class="time-left">—</td>', row), "no clock of hers: she only watches"
 
 
 def count_queries(client, method, url, data=None):
@@ -650,4 +653,5 @@ def test_the_move_log_puts_each_event_just_above_the_move_it_followed(client, al
     assert lines == ["Bob sows tile 1: 4 coins.", "Bob was given 5 more hours: Travelling",
                      "Alice sows tile 1: 4 coins."], lines
     assert re.findall(r'<li[^>]*value="(\d+)"', log) == ["2", "1", "1"]
-    assert "Alice was given 2 more hours: Before any move" in strip_tags(log.split("</ol>")[1])
+    after_the_list = strip_tags(log.split("</ol>")[1])
+    assert after_the_list.index("Alice was given 2 more hours: Before any move") < after_the_list.index("Replay")

@@ -272,7 +272,8 @@ def _scores_view(state: State) -> list[dict]:
 
 def _placement_clauses(state: State, after: State, square: int) -> list[str]:
     who, k = colour_word(state.colour), state.placed + 1
-    line = f"{who} places a pilgrim on {square_name(square)} ({ordinal(k)} of the turn)"
+    which = "its one of the first round" if state.round == 1 else f"{ordinal(k)} of the turn"
+    line = f"{who} places a pilgrim on {square_name(square)} ({which})"
     if CRESCENT_COLOUR.get(square) == state.colour:
         line += ", on its own crescent"
     clauses = [line]
