@@ -141,3 +141,12 @@ function placeMap() {
 }
 document.addEventListener("DOMContentLoaded", placeMap);
 document.addEventListener("htmx:afterSettle", placeMap);
+
+// The email page's Remove button takes an address off the account at once; allauth asks
+// first with an inline script, which our layout (and its content security policy) leaves out.
+document.addEventListener("click", (event) => {
+  const button = event.target instanceof Element && event.target.closest('button[name="action_remove"]');
+  if (button && !window.confirm("Do you really want to remove the selected email address?")) {
+    event.preventDefault();
+  }
+});
