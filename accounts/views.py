@@ -2,6 +2,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 
+from allauth.account.views import EmailView
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -120,3 +121,21 @@ def csrf_failure(request, reason: str = ""):
         return HttpResponseClientRefresh()
     http_only_site = settings.CSRF_COOKIE_SECURE and not request.is_secure()
     return render(request, "403_csrf.html", {"no_cookie": no_cookie, "http_only_site": http_only_site}, status=403)
+
+
+RESEND_WAIT = ("No email was sent: a confirmation went to that address less than 3 minutes ago (at most one every "
+               "3 minutes). Look for it in your inbox and spam folder, or try again in a few minutes.")
+
+
+class EmailAddressesView(EmailView):
+    """allauth's email page, saying why "Send the confirmation again" sent nothing (its
+    rate limit): the page used to come back unchanged, as if the button did nothing."""
+
+    def _action_send(self, request, *args, **kwargs):
+        response = super()._action_send(request, *args, **kwargs)
+        if not self._did_send_verification_email and self._get_email_address(request) is not None:
+            messages.info(request, RESEND_WAIT)
+        return response
+
+
+email_addresses = EmailAddressesView.as_view()

@@ -1,8 +1,11 @@
 from django.contrib import admin
 from django.urls import include, path
 
+from accounts import views as account_views
+
 urlpatterns = [
     path("admin/", admin.site.urls),
+    path("accounts/email/", account_views.email_addresses, name="account_email"),  # before allauth's own
     path("accounts/", include("allauth.urls")),
     path("accounts/", include("accounts.urls")),
     path("", include("games.urls")),

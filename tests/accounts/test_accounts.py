@@ -434,3 +434,18 @@ def test_the_email_page_reads_in_sentence_case_with_separate_tags(client, alice)
     tag = r'<span class="badge[^"]*">\s*{}\s*</span>'
     assert re.search(tag.format("Verified") + r"\s*" + tag.format("Primary"), html), "two tags, not 'Verified Primary'"
     assert "Make primary" in html and "Send the confirmation again" in html and "Re-send" not in html
+
+
+def test_sending_the_confirmation_again_too_soon_says_why_nothing_was_sent(client, alice):
+    EmailAddress.objects.create(user=alice, email="alice2@example.com", verified=False, primary=False)
+    client.force_login(alice)
+    first = client.post(reverse("account_email"), {"email": "alice2@example.com", "action_send": ""}, follow=True)
+    assert len(mail.outbox) == 1 and "No email was sent" not in first.content.decode()
+    again = client.post(reverse("account_email"), {"email": "alice2@example.com", "action_send": ""}, follow=True)
+    assert len(mail.outbox) == 1, "allauth sends at most one every 3 minutes"
+    assert "No email was sent: a confirmation went to that address less than 3 minutes ago" in again.content.decode()
+
+
+def test_the_email_page_still_needs_a_signed_in_player(client, db):
+    response = client.get(reverse("account_email"))
+    assert response.status_code == 302 and reverse("account_login") in response["Location"]
