@@ -434,6 +434,7 @@ def test_the_email_page_reads_in_sentence_case_with_separate_tags(client, alice)
     tag = r'<span class="badge[^"]*">\s*{}\s*</span>'
     assert re.search(tag.format("Verified") + r"\s*" + tag.format("Primary"), html), "two tags, not 'Verified Primary'"
     assert "Make primary" in html and "Send the confirmation again" in html and "Re-send" not in html
+    assert re.search(r'<button\s+class="secondary"[^>]*name="action_send"', html), "a minor button looks minor"
 
 
 def test_sending_the_confirmation_again_too_soon_says_why_nothing_was_sent(client, alice):
