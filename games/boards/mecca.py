@@ -147,9 +147,9 @@ def _prompt(view: dict, acting: bool) -> str:
         need = "it must touch exactly one pilgrim, of another colour"
     else:
         need = f"it must touch exactly {NUMBERS.get(k, k)} pilgrims of {NUMBERS.get(k, k)} other colours"
-    limit = min(view["max_per_turn"], k - 1 + view["in_hand"][colour])  # a short hand places fewer
     if view["round"] == 1:
         return f"{mover}: place {'your' if acting else 'its'} one pilgrim of the first round; {need}."
+    limit = min(view["max_per_turn"], k - 1 + view["in_hand"][colour])  # a short hand places fewer
     return f"{mover}: place the {nth} pilgrim of the turn (up to {limit}); {need}."
 
 

@@ -178,15 +178,21 @@ def _play(board: Board, seat: int, tile: int, step: int, variant: str) -> Turn:
     if variant == NIGERIAN:
         # The game ends when the player to move has no coins on his tiles; leftovers stay.
         return Turn(tuple(ring), 1 - seat, side(ring, 1 - seat) == 0, sowing)
-    left = sides(ring)  # before sweep() empties the tiles
     if not any(ring[0:6]) or not any(ring[7:13]):
-        return Turn(sweep(ring), seat, True, sowing, swept=left)
+        return _ended(ring, seat, sowing)
     nxt = seat if sowing.extra_turn else 1 - seat
     if variant == ETHIOPIAN and not movable(ring, nxt, variant):
         if not movable(ring, 1 - nxt, variant):
-            return Turn(sweep(ring), nxt, True, sowing, passed=nxt, swept=left)
+            return _ended(ring, nxt, sowing, passed=nxt)
         return Turn(tuple(ring), 1 - nxt, False, sowing, passed=nxt)
     return Turn(tuple(ring), nxt, False, sowing)
+
+
+def _ended(ring: list[int], to_move: int, sowing: Sowing, passed: int | None = None) -> Turn:
+    """The last turn of an Egyptian, Ethiopian or Kalah game: the sweep, and what it banked
+    (counted only here, at the end: the AI's search plays every other turn)."""
+    left = sides(ring)
+    return Turn(sweep(ring), to_move, True, sowing, passed=passed, swept=left)
 
 
 def sides(ring: Board | list[int]) -> tuple[int, int]:
