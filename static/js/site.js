@@ -64,12 +64,15 @@ const REQUEST_PROBLEMS = {
 function showProblem(kind, text) {
   const problem = document.getElementById("request-problem");
   if (problem) {
-    problem.textContent = text || REQUEST_PROBLEMS[kind];
+    document.getElementById("request-problem-text").textContent = text || REQUEST_PROBLEMS[kind];
     problem.dataset.kind = kind;
     problem.hidden = false;
   }
 }
 document.addEventListener("htmx:responseError", () => showProblem("server"));
+document.addEventListener("click", (event) => {
+  if (event.target.closest("#request-problem .dismiss")) document.getElementById("request-problem").hidden = true;
+});
 // Our refusals (a stale or illegal move) come as the part they replace, and are swapped in;
 // any other 4xx (Django's own answer to a forged or oversized request) would wipe the board.
 const unreadable = new WeakSet();  // requests answered so: the answer does not clear the message

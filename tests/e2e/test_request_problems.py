@@ -48,14 +48,14 @@ def test_a_server_error_or_a_lost_connection_on_a_move_is_said_and_the_next_answ
 
     page.route(move_url, lambda route: route.fulfill(status=500, body="boom"))
     page.locator("#board button[name=move]").first.click()
-    expect(problem).to_have_text("Something went wrong on our side. Reload the page to see the match as it stands.")
+    expect(page.locator("#request-problem-text")).to_have_text("Something went wrong on our side. Reload the page to see the match as it stands.")
     page.wait_for_timeout(POLLS_SECONDS * 1000)  # the polls' "nothing changed" do not clear it
     expect(problem).to_be_visible()
 
     page.unroute(move_url)
     page.route(move_url, lambda route: route.abort("internetdisconnected"))
     page.locator("#board button[name=move]").first.click()
-    expect(problem).to_have_text(
+    expect(page.locator("#request-problem-text")).to_have_text(
         "Your last click did not reach the site, so nothing was done. Check your connection and try again.")
     page.wait_for_timeout(POLLS_SECONDS * 1000)  # the polls get through, but the move was still not made
     expect(problem).to_be_visible()
@@ -79,11 +79,15 @@ def test_an_answer_that_is_not_the_board_does_not_wipe_the_board(browser, live_s
     page.route(move_url, lambda route: route.fulfill(status=400, body="<h1>Bad Request (400)</h1>"))
     page.locator("#board button[name=move]").first.click()
     problem = page.locator("#request-problem")
-    expect(problem).to_have_text(
+    expect(page.locator("#request-problem-text")).to_have_text(
         "The site could not read that request, so nothing was done. Reload the page and try again.")
     expect(page.locator("#board button[name=move]")).to_have_count(6)
     page.wait_for_timeout(POLLS_SECONDS * 1000)  # the polls' answers do not clear it
     expect(problem).to_be_visible()
+    problem.get_by_role("button", name="Close this message").click()  # it covers the navigation bar
+    expect(problem).to_be_hidden()
+    page.wait_for_timeout(POLLS_SECONDS * 1000)  # and stays closed
+    expect(problem).to_be_hidden()
 
     page.unroute(move_url)
     page.locator("#board button[name=move]").first.click()
