@@ -23,6 +23,7 @@ from games.models import Notification
 PROFILE_SAVED = "Your profile is saved."
 VACATION_STARTED = "Enjoy your vacation: your clocks are stopped."
 VACATION_ENDED = "Welcome back: your clocks run again."
+NOT_ON_VACATION = "You are not on vacation, so nothing changed: your clocks are running."
 BAD_LINK = "This unsubscribe link is not valid."
 UNSUBSCRIBED = "Done: you will get no more {topic}."
 FAILURES_SHOWN_DAYS = 30
@@ -74,6 +75,9 @@ def profile(request):
 @require_POST
 def vacation(request):
     if "end" in request.POST:
+        if request.user.vacation_until is None:  # a page from before the vacation ended (or another tab)
+            messages.info(request, NOT_ON_VACATION)
+            return redirect("profile")
         services.vacation_end(user_id=request.user.pk)
         messages.success(request, VACATION_ENDED)
         return redirect("profile")

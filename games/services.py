@@ -92,7 +92,7 @@ BAD_TIME_BANK = "A time bank needs at least one day to start with, and a cap no 
 UNKNOWN_TIME_CONTROL = "There is no such time control."
 NO_RUNNING_CLOCK = "That seat has no clock running."
 EXTENSION_NEEDS_REASON = "Say why the deadline is extended."
-ALREADY_ON_VACATION = "You are on vacation already."
+ALREADY_ON_VACATION = "You are on vacation already, so no new vacation was started."
 VACATION_TOO_LONG = "You have {left} vacation day{s} left this year."
 
 # A player seen on the match page this recently gets no "your turn" message about it.

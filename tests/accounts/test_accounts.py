@@ -232,6 +232,24 @@ def test_a_player_starts_and_ends_a_vacation_from_the_profile(client, alice):
     assert alice.vacation_days_used == 1, "unused whole days go back; the day begun counts"
 
 
+def test_starting_or_ending_a_vacation_twice_says_why_nothing_changed(client, alice):
+    """From a second tab, or a double click: the profile then shows no vacation form, so the
+    refusal's reason was on no screen (a blank 400), and a second "end" said "Welcome back"."""
+    client.force_login(alice)
+    assert client.post(reverse("vacation"), {"days": "3"}).status_code == 302
+    alice.refresh_from_db()
+    until = alice.vacation_until
+    response = client.post(reverse("vacation"), {"days": "5"})
+    assert response.status_code == 400
+    assert "You are on vacation already, so no new vacation was started." in response.content.decode()
+    alice.refresh_from_db()
+    assert alice.vacation_until == until and alice.vacation_days_used == 3
+
+    assert "Welcome back" in client.post(reverse("vacation"), {"end": "1"}, follow=True).content.decode()
+    page = client.post(reverse("vacation"), {"end": "1"}, follow=True).content.decode()
+    assert "You are not on vacation, so nothing changed" in page and "Welcome back" not in page
+
+
 def failure(user, channel: str, *, error: str, days_ago: float = 0) -> Notification:
     return Notification.objects.create(
         user=user, kind=Notification.Kind.YOUR_TURN, channel=channel, subject="Your turn", body="Play.",
