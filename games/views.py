@@ -170,6 +170,8 @@ def _match_context(request, match: Match, *, error: str = "") -> dict:
         "board": board_context(game.slug, view, seat_number, legal),
         "legal": legal,
         "waiting_for": [names[seat.number] for seat in seats if seat.to_act],
+        # Who a cancellation would tell (the creator's confirmation says whether anyone).
+        "others_in_match": any(seat.user_id and seat.user_id != request.user.pk for seat in seats),
         "winners": [names[number] for number in (match.result or {}).get("winners", [])],
         "names": names,
         **_move_log(selectors.match_moves(match), selectors.match_log_events(match)),

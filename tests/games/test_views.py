@@ -387,6 +387,21 @@ def test_a_match_cancelled_before_it_started_shows_no_board(client, alice, bob):
     assert "This match was cancelled." in page and "row-label" not in page
 
 
+def test_cancelling_a_match_takes_two_steps_and_says_who_is_told(client, alice, bob):
+    """One stray click cancelled a match others had joined or been invited to (and emailed them)."""
+    client.force_login(alice)
+    alone = services.match_create(creator=alice, game_slug="mancala", options={},
+                                  seats=[SeatSpec("creator"), SeatSpec("open")])
+    inviting = services.match_create(creator=alice, game_slug="mancala", options={},
+                                     seats=[SeatSpec("creator"), SeatSpec("user", username="bob")])
+    for match, words in ((alone, "Nobody has joined yet"), (inviting, "Everyone who joined or was invited")):
+        page = client.get(reverse("match_detail", args=[match.pk])).content.decode()
+        confirm = page[page.index("<summary>Cancel this match…</summary>"):]
+        assert page.rindex("<details", 0, page.index("<summary>Cancel this match…")) > page.index('id="log"')
+        assert confirm.index(words) < confirm.index("</details>")
+        assert confirm.index(f'action="{reverse("match_cancel", args=[match.pk])}"') < confirm.index("</details>")
+
+
 def test_a_join_that_loses_the_race_for_the_last_seat_leads_back_to_the_lobby(client, alice, bob, carol,
                                                                                monkeypatch):
     """The match was open to Carol when she pressed Join; Bob's join got the lock first."""
