@@ -127,6 +127,13 @@ class Match(models.Model):
         return "No time limit"
 
     @property
+    def clock_terms(self) -> str:
+        """The clock and what its running out does: what a player agrees to by joining."""
+        if self.time_control == TimeControl.NONE:
+            return self.clock_label
+        return f"{self.clock_label}; when a clock runs out: {self.on_timeout_words}"
+
+    @property
     def options_label(self) -> str:
         return options_label(self.game, self.options)
 

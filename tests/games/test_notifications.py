@@ -556,6 +556,29 @@ def test_a_notice_names_the_match_with_its_options_in_words(alice, bob, game, op
     assert f"invites you to play {name.format(pk=match.pk)}." in invitation.body
 
 
+def test_an_invitation_says_the_clock_before_the_player_accepts(alice, bob, client):
+    """A player agrees to the clock by accepting: the email, the lobby's list of invitations
+    and its open challenges say it (it showed only once the match page was opened)."""
+    match = start_timed_match(alice, bob)
+    invitation = Notification.objects.get(match=match, user=bob, kind=Notification.Kind.INVITATION)
+    assert match.clock_terms.startswith("2 days per move; when a clock runs out: ")
+    assert f"Clock: {match.clock_terms}." in invitation.body
+
+    waiting = services.match_create(
+        creator=alice, game_slug="mancala", options={}, seats=[SeatSpec("creator"), SeatSpec("user", username="bob")],
+        clock=services.ClockSpec(time_control="per_move", days_per_move=2))
+    challenge = services.match_create(
+        creator=alice, game_slug="mancala", options={}, seats=[SeatSpec("creator"), SeatSpec("open")],
+        clock=services.ClockSpec(time_control="bank", bank_initial_days=3, bank_increment_days=1, bank_cap_days=5))
+    client.force_login(bob)
+    lobby = client.get(reverse("lobby")).content.decode()
+    invited = lobby[lobby.index(f"Mancala #{waiting.pk}</a>"):]
+    assert invited.index(waiting.clock_terms) < invited.index("Accept")
+    offered = lobby[lobby.index(f"Mancala #{challenge.pk}<br>"):]
+    assert offered.index("Time bank: 3 days, +1 day per move, at most 5 days; when a clock runs out: ") < offered.index(
+        "Join")
+
+
 def test_the_unsubscribe_header_reaches_the_mail_server_as_one_plain_url(clock, alice, bob, mail_server, settings):
     settings.SITE_URL = "https://boardgames.example.org"  # a real site's address makes the line longer than 78
     start_timed_match(alice, bob)
