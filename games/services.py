@@ -819,8 +819,11 @@ def seat_replace_by_ai(*, match_id: int, seat_number: int, level: int, actor: Us
         if match.status == Status.ACTIVE and seat.to_act:
             transaction.on_commit(partial(tasks.enqueue_ai_move, match.pk, match.version), robust=True)
         return match
-    _hand_seat_to_ai(match, seats, seat, level=level, reason=f"Staff gave {before}'s seat to the AI{because}",
-                     actor=actor)
+    if person is None:
+        whose = f"the open seat (player {seat_number + 1})"
+    else:
+        whose = f"{before}'s {'invited ' if invited else ''}seat"
+    _hand_seat_to_ai(match, seats, seat, level=level, reason=f"Staff gave {whose} to the AI{because}", actor=actor)
     if person is not None:
         told = f"Staff gave your {'invited ' if invited else ''}seat to the AI{because}"
         _notify(person, match, Notification.Kind.SEAT_TAKEN, "seat_taken", {"why": told, "invited": invited})
@@ -837,7 +840,8 @@ def _stop_all_clocks(match: Match) -> None:
 def _hand_seat_to_ai(match: Match, seats: list[Seat], seat: Seat, *, level: int, reason: str, actor) -> None:
     if seat.user_id:
         _cancel_reminders(match, [seat.user_id])
-        seat.former_user_id = seat.user_id
+        if seat.accepted:  # one only invited never played it: its match does not stay in their list
+            seat.former_user_id = seat.user_id
     seat.user, seat.ai_level, seat.accepted = None, level, True
     seat.deadline = seat.clock_started_at = seat.bank_seconds = seat.paused_seconds = None  # the AI has no clock
     seat.save(update_fields=["user", "ai_level", "accepted", "former_user", *CLOCK_FIELDS])

@@ -385,6 +385,17 @@ def test_an_invited_player_whose_seat_staff_give_the_ai_is_told_the_invitation_i
     assert "Your invitation is withdrawn" in told.body and "goes on without you" not in told.body
     match.refresh_from_db()
     assert match.status == Status.ACTIVE, "every seat is taken now"
+    assert match.seats.get(number=1).former_user is None, "Bob never played it: he is not 'watching his former seat'"
+    assert MatchEvent.objects.filter(match=match, reason="Staff gave Bob's invited seat to the AI.").exists()
+
+
+def test_staff_giving_an_open_seat_to_the_ai_say_so_in_plain_words(alice, staff):
+    match = services.match_create(creator=alice, game_slug="mancala", options={},
+                                  seats=[SeatSpec("creator"), SeatSpec("open")])
+    services.seat_replace_by_ai(match_id=match.pk, seat_number=1, level=1, actor=staff, reason="Nobody came")
+    reasons = list(MatchEvent.objects.filter(match=match).values_list("reason", flat=True))
+    assert "Staff gave the open seat (player 2) to the AI: Nobody came." in reasons, reasons
+    assert not any("Open seat's" in reason for reason in reasons)
 
 
 def test_only_the_creator_cancels_an_open_match(alice, bob):
