@@ -66,6 +66,9 @@ NOT_OPEN_ANY_MORE = {  # why a match no longer takes joins, acceptances or withd
     Status.ABORTED: "This match was cancelled.",
     Status.FINISHED: "This match is over.",
 }
+NOT_SENT_YET = "It has not gone out yet: it goes at its time, so sending it now would send it twice."
+NO_LONGER_THEIR_TURN = "It is out of date: it is no longer their turn in that match, so it would mislead them."
+INVITATION_CLOSED = "It is out of date: the invitation is no longer open, so it would mislead them."
 NOTHING_TO_RESEND = "It has no text to send again (a digest is written when it goes out, and this one never did)."
 NOT_YOUR_TURN = "It is not your turn."
 NOT_YOUR_MATCH = "You are not playing in this match."
@@ -852,15 +855,33 @@ def _hand_seat_to_ai(match: Match, seats: list[Seat], seat: Seat, *, level: int,
 
 def notification_resend(*, notification_id: int) -> None:
     """Staff: send a notice again, as it was written, in a new outbox row."""
-    original = Notification.objects.get(pk=notification_id)
+    original = Notification.objects.select_related("match").get(pk=notification_id)
     if not original.body:
         raise ServiceError(NOTHING_TO_RESEND)
+    if original.sent_at is None and original.outcome == Notification.Outcome.PENDING:
+        raise ServiceError(NOT_SENT_YET)
+    _refuse_out_of_date(original)
     with transaction.atomic():
         copy = Notification.objects.create(
             user=original.user, match=original.match, kind=original.kind, channel=original.channel,
             subject=original.subject, body=original.body, resent_from=original,
         )
         transaction.on_commit(partial(tasks.enqueue_notification, copy.pk), robust=True)
+
+
+def _refuse_out_of_date(notice: Notification) -> None:
+    """A turn notice or an invitation sent again must still be true; the other kinds tell of
+    something that happened and stays so."""
+    match, kind = notice.match, notice.kind
+    if match is None:
+        return
+    seats = Seat.objects.filter(match=match, user=notice.user_id)
+    if kind in (Notification.Kind.YOUR_TURN, Notification.Kind.REMINDER):
+        if match.status != Status.ACTIVE or not seats.filter(to_act=True).exists():
+            raise ServiceError(NO_LONGER_THEIR_TURN)
+    elif kind == Notification.Kind.INVITATION:
+        if match.status != Status.OPEN or not seats.filter(accepted=False).exists():
+            raise ServiceError(INVITATION_CLOSED)
 
 
 # --- AI and email delivery (called by tasks) -------------------------------------------

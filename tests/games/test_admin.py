@@ -222,8 +222,10 @@ def test_the_replace_seat_action_warns_about_a_seat_that_does_not_exist(staff_cl
     assert not Seat.objects.filter(match=match, ai_level__isnull=False).exists()
 
 
-def test_the_resend_action_queues_a_new_outbox_row(staff_client, bob, matches, django_capture_on_commit_callbacks):
-    original = Notification.objects.get(user=bob, kind=Notification.Kind.INVITATION, match=matches["alice_bob"])
+def test_the_resend_action_queues_a_new_outbox_row(staff_client, alice, bob, django_capture_on_commit_callbacks):
+    waiting = services.match_create(creator=alice, game_slug="mancala", options={},
+                                    seats=[SeatSpec("creator"), SeatSpec("user", username="bob")])
+    original = Notification.objects.get(user=bob, kind=Notification.Kind.INVITATION, match=waiting)  # still open
     Notification.objects.filter(pk=original.pk).update(sent_at=original.created_at, attempts=1)
 
     with django_capture_on_commit_callbacks(execute=False) as callbacks:
@@ -298,13 +300,45 @@ def test_a_resent_digest_goes_out_as_written_even_with_another_digest_waiting(st
     assert (copy.outcome, copy.body) == (Notification.Outcome.SENT, "Mancala #1 ...")
 
 
-def test_a_resent_your_turn_notice_goes_out_though_the_turn_is_over(staff_client, alice, bob, matches):
-    original = Notification.objects.create(user=bob, match=matches["alice_bob"], kind=Notification.Kind.YOUR_TURN,
-                                           subject="Your turn", body="It is your turn.")
+def test_a_resent_your_turn_notice_goes_out_while_it_is_still_their_turn(staff_client, alice, bob, matches):
+    original = Notification.objects.create(user=alice, match=matches["alice_bob"], kind=Notification.Kind.YOUR_TURN,
+                                           subject="Your turn", body="It is your turn.", sent_at=timezone.now(),
+                                           outcome="sent")
     services.notification_resend(notification_id=original.pk)
     copy = Notification.objects.get(resent_from=original)
     assert services.notification_send(notification_id=copy.pk)
-    assert services.notification_send(notification_id=original.pk) is False  # the turn is not bob's
+
+
+def test_staff_cannot_resend_a_notice_that_is_out_of_date_or_not_sent_yet(staff_client, alice, bob, carol, matches):
+    """A "your turn" after the turn passed, an invitation to a match that started or was
+    cancelled, or a reminder still waiting for its time (it would go twice): each misled or
+    pestered the player. The action says why, and queues nothing."""
+    sent = {"sent_at": timezone.now(), "outcome": "sent"}
+    not_bobs_turn = Notification.objects.create(user=bob, match=matches["alice_bob"], kind=Notification.Kind.YOUR_TURN,
+                                                subject="Your turn", body="It is your turn.", **sent)
+    aborted_turn = Notification.objects.create(user=carol, match=matches["aborted"], kind=Notification.Kind.YOUR_TURN,
+                                               subject="Your turn", body="It is your turn.", **sent)
+    accepted = Notification.objects.get(user=bob, kind=Notification.Kind.INVITATION, match=matches["alice_bob"])
+    Notification.objects.filter(pk=accepted.pk).update(**sent)
+    waiting = Notification.objects.create(user=alice, match=matches["alice_bob"], kind=Notification.Kind.REMINDER,
+                                          subject="A day left", body="Your clock runs out tomorrow.",
+                                          due_at=timezone.now() + timedelta(days=2))
+    over = Notification.objects.create(user=alice, match=matches["aborted"], kind=Notification.Kind.MATCH_OVER,
+                                       subject="Match over", body="It was aborted.", **sent)
+    before = Notification.objects.count()
+
+    response = staff_client.post(reverse("admin:games_notification_changelist"), {
+        "action": "resend", "_selected_action": [not_bobs_turn.pk, aborted_turn.pk, accepted.pk, waiting.pk, over.pk],
+    }, follow=True)
+
+    texts = [str(message) for message in response.context["messages"]]
+    assert f"Notification {not_bobs_turn.pk}: {services.NO_LONGER_THEIR_TURN}" in texts
+    assert f"Notification {aborted_turn.pk}: {services.NO_LONGER_THEIR_TURN}" in texts
+    assert f"Notification {accepted.pk}: {services.INVITATION_CLOSED}" in texts
+    assert f"Notification {waiting.pk}: {services.NOT_SENT_YET}" in texts
+    assert "1 notification queued again, to be sent as they were written." in texts, "what happened stays true"
+    assert Notification.objects.count() == before + 1
+    assert Notification.objects.get(resent_from__isnull=False).resent_from == over
 
 
 def test_the_seats_are_numbered_from_one_as_in_the_actions_forms(staff_client, alice, matches):
