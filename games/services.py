@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from functools import partial
 
+from allauth.account.models import EmailAddress
 from django.conf import settings
 from django.db import connection, transaction
 from django.db.models import Case, F, Max, Q, Value, When
@@ -85,6 +86,8 @@ YOUR_OWN_MATCH = "You created this match, so there is no invitation for you to a
 NO_OPEN_SEAT = "There is no open seat left in this match."
 NO_INVITATION = "You have no invitation to this match."
 UNKNOWN_PLAYER = "There is no player called “{name}”."
+UNCONFIRMED_PLAYER = ("“{name}” has not confirmed their email address yet, so they cannot sign in to play. "
+                      "Invite them once they have.")
 INVITED_SELF = "You cannot invite yourself; you already have a seat."
 INVITED_TWICE = "“{name}” is invited twice."
 UNKNOWN_AI_LEVEL = "{game} has no AI level {level}."
@@ -504,6 +507,10 @@ def match_create(
                 raise ServiceError(UNKNOWN_PLAYER.format(name=name))
             if user.pk == creator.pk:
                 raise ServiceError(INVITED_SELF)
+            # Anyone may sign up with someone else's address: until it is confirmed, an
+            # invitation would email a stranger, and the match would wait for a player who cannot sign in.
+            if not EmailAddress.objects.filter(user=user, verified=True).exists():
+                raise ServiceError(UNCONFIRMED_PLAYER.format(name=name))
             if user.username in invited:
                 raise ServiceError(INVITED_TWICE.format(name=user.username))
             invited.add(user.username)
@@ -876,12 +883,12 @@ def _refuse_out_of_date(notice: Notification) -> None:
     if match is None:
         return
     seats = Seat.objects.filter(match=match, user=notice.user_id)
-    if kind in (Notification.Kind.YOUR_TURN, Notification.Kind.REMINDER):
-        if match.status != Status.ACTIVE or not seats.filter(to_act=True).exists():
-            raise ServiceError(NO_LONGER_THEIR_TURN)
-    elif kind == Notification.Kind.INVITATION:
-        if match.status != Status.OPEN or not seats.filter(accepted=False).exists():
-            raise ServiceError(INVITATION_CLOSED)
+    turn = kind in (Notification.Kind.YOUR_TURN, Notification.Kind.REMINDER)
+    if turn and (match.status != Status.ACTIVE or not seats.filter(to_act=True).exists()):
+        raise ServiceError(NO_LONGER_THEIR_TURN)
+    invitation = kind == Notification.Kind.INVITATION
+    if invitation and (match.status != Status.OPEN or not seats.filter(accepted=False).exists()):
+        raise ServiceError(INVITATION_CLOSED)
 
 
 # --- AI and email delivery (called by tasks) -------------------------------------------

@@ -5,12 +5,14 @@ from __future__ import annotations
 import random
 
 import pytest
+from allauth.account.models import EmailAddress
 from django.core import mail
 from django.utils import timezone
 
+from accounts.models import User
 from games import models, services
 from games.engine import get_game
-from games.models import MatchEvent, MoveRecord, Notification, Seat, Status
+from games.models import Match, MatchEvent, MoveRecord, Notification, Seat, Status
 from games.replay import replay_state
 from games.services import SeatSpec
 from tests.conftest import make_user, start_match
@@ -396,6 +398,22 @@ def test_staff_giving_an_open_seat_to_the_ai_say_so_in_plain_words(alice, staff)
     reasons = list(MatchEvent.objects.filter(match=match).values_list("reason", flat=True))
     assert "Staff gave the open seat (player 2) to the AI: Nobody came." in reasons, reasons
     assert not any("Open seat's" in reason for reason in reasons)
+
+
+def test_a_player_who_never_confirmed_their_address_cannot_be_invited(alice):
+    """Anyone may sign up with someone else's address: the invitation would go to a stranger,
+    and the match would wait for a player who cannot sign in."""
+    aidan = User.objects.create_user(username="aidan", email="aidan@example.com", password="x")
+    EmailAddress.objects.create(user=aidan, email=aidan.email, verified=False, primary=True)
+    matches, notices = Match.objects.count(), Notification.objects.count()
+    with pytest.raises(services.ServiceError, match="“Aidan” has not confirmed their email address yet"):
+        services.match_create(creator=alice, game_slug="mancala", options={},
+                              seats=[SeatSpec("creator"), SeatSpec("user", username="Aidan")])
+    assert (Match.objects.count(), Notification.objects.count()) == (matches, notices)
+    EmailAddress.objects.filter(user=aidan).update(verified=True)
+    match = services.match_create(creator=alice, game_slug="mancala", options={},
+                                  seats=[SeatSpec("creator"), SeatSpec("user", username="aidan")])
+    assert Notification.objects.filter(match=match, user=aidan, kind=Notification.Kind.INVITATION).exists()
 
 
 def test_only_the_creator_cancels_an_open_match(alice, bob):
