@@ -109,20 +109,22 @@ document.addEventListener("htmx:afterRequest", (event) => {
   if (problem.dataset.kind === "connection" || status !== 204) problem.hidden = true;
 });
 
-// A Jeexa puzzle wider than its box scrolls inside it (on a phone, say): mark it, so the
-// line under it that says so shows. Again after every redraw and when the window changes.
+// A Jeexa puzzle or a Mesopotamia map wider than its box scrolls inside it (on a phone, say):
+// mark it, so the line that says so shows. Again after every redraw and when the window changes.
 function markOverflowingPuzzles() {
-  for (const box of document.querySelectorAll(".jx-scroll")) {
-    box.classList.toggle("jx-overflowing", box.scrollWidth > box.clientWidth + 1);
+  for (const box of document.querySelectorAll(".jx-scroll, .meso-map")) {
+    const overflowing = box.scrollWidth > box.clientWidth + 1;
+    box.classList.toggle(box.classList.contains("meso-map") ? "meso-overflowing" : "jx-overflowing", overflowing);
   }
 }
 document.addEventListener("DOMContentLoaded", markOverflowingPuzzles);
 document.addEventListener("htmx:afterSettle", markOverflowingPuzzles);
 window.addEventListener("resize", markOverflowingPuzzles);
 
-// A Mesopotamia map wider than a phone scrolls in its box: open it with the Temple in the
-// middle (the map grows in every direction), and keep where the player scrolled it to when
-// a move redraws it.
+// A Mesopotamia map wider than a phone scrolls in its box: open it with the Temple and the
+// hexes the player may choose (dashed) in the middle (the map grows in every direction; the
+// choices were cut off at the edge), and keep where the player scrolled it to when a move
+// redraws it.
 let mapScrolledTo = null;
 document.addEventListener("htmx:beforeSwap", () => {
   const map = document.querySelector(".meso-map");
@@ -139,8 +141,10 @@ function placeMap() {
     return;
   }
   const box = map.getBoundingClientRect();
-  const spot = temple.getBoundingClientRect();
-  map.scrollLeft += spot.left + spot.width / 2 - (box.left + box.width / 2);
+  const spots = [temple, ...map.querySelectorAll(".meso-choice")].map((hex) => hex.getBoundingClientRect());
+  const left = Math.min(...spots.map((spot) => spot.left));
+  const right = Math.max(...spots.map((spot) => spot.right));
+  map.scrollLeft += (left + right) / 2 - (box.left + box.width / 2);
 }
 document.addEventListener("DOMContentLoaded", placeMap);
 document.addEventListener("htmx:afterSettle", placeMap);

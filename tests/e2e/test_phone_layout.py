@@ -61,9 +61,14 @@ MAP_IN_VIEW = """() => {
     const map = document.querySelector(".meso-map");
     if (!map || map.scrollWidth <= map.clientWidth + 1) return null;
     const box = map.getBoundingClientRect();
+    const inside = (spot) => spot.left >= box.left - 1 && spot.right <= box.right + 1;
     const temple = map.querySelector(".meso-temple").getBoundingClientRect();
     const key = map.querySelector(".meso-legend").getBoundingClientRect();
-    return [temple.left >= box.left && temple.right <= box.right, key.left >= box.left - 1];
+    const hint = map.querySelector(".meso-scroll-hint");
+    const spots = [temple, ...[...map.querySelectorAll(".meso-choice")].map(hex => hex.getBoundingClientRect())];
+    const fits = Math.max(...spots.map(s => s.right)) - Math.min(...spots.map(s => s.left)) <= box.width;
+    const hinted = getComputedStyle(hint).display !== "none" && inside(hint.getBoundingClientRect());
+    return [inside(temple), inside(key), hinted, !fits || spots.every(inside)];
 }"""
 PUZZLE_HINTS = """() => [...document.querySelectorAll('.jx-scroll')].map(box => [
     box.scrollWidth > box.clientWidth + 1, getComputedStyle(box.nextElementSibling).display !== 'none'])"""
@@ -119,9 +124,10 @@ def test_no_page_scrolls_sideways_on_a_phone(phone, live_server, db, monkeypatch
             too_wide[path] = found
         assert phone.evaluate(SPLIT_NUMBERS) == [], path
         assert phone.evaluate(SPLIT_WORDS) == [], path
-        # A Mesopotamia map that scrolls in its box opens with the Temple in view, its key too.
+        # A Mesopotamia map that scrolls in its box opens with the Temple in view, its key too,
+        # says it scrolls, and shows the hexes the player may choose as well where they fit.
         if (seen := phone.evaluate(MAP_IN_VIEW)) is not None:
-            assert seen == [True, True], path
+            assert seen == [True, True, True, True], path
         # A Jeexa puzzle that scrolls in its box says so underneath; one that fits does not.
         for scrolls, hint_shown in phone.evaluate(PUZZLE_HINTS):
             assert scrolls == hint_shown, path
