@@ -131,11 +131,19 @@ RESEND_WAIT = ("No email was sent: a confirmation went to that address less than
                "3 minutes). Look for it in your inbox and spam folder, or try again in a few minutes.")
 
 
+ALREADY_CONFIRMED = "{email} is confirmed already, so no email was sent."
+
+
 class EmailAddressesView(EmailView):
     """allauth's email page, saying why "Send the confirmation again" sent nothing (its
-    rate limit): the page used to come back unchanged, as if the button did nothing."""
+    rate limit, or an address confirmed already): the page used to come back unchanged, as
+    if the button did nothing, or a confirmed address was asked to confirm again."""
 
     def _action_send(self, request, *args, **kwargs):
+        address = self._get_email_address(request)
+        if address is not None and address.verified:  # allauth would ask to confirm it all over again
+            messages.info(request, ALREADY_CONFIRMED.format(email=address.email))
+            return None
         response = super()._action_send(request, *args, **kwargs)
         if not self._did_send_verification_email and self._get_email_address(request) is not None:
             messages.info(request, RESEND_WAIT)

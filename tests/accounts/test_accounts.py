@@ -465,6 +465,16 @@ def test_sending_the_confirmation_again_too_soon_says_why_nothing_was_sent(clien
     assert "No email was sent: a confirmation went to that address less than 3 minutes ago" in again.content.decode()
 
 
+def test_a_confirmed_address_is_not_asked_to_confirm_again(client, alice):
+    """allauth's page offers the button whichever address is chosen; for alice's confirmed
+    address it sent "Please confirm your email address" all the same."""
+    client.force_login(alice)
+    page = client.post(reverse("account_email"), {"email": "alice@example.com", "action_send": ""}, follow=True)
+    assert mail.outbox == []
+    assert "alice@example.com is confirmed already, so no email was sent." in page.content.decode()
+    assert EmailAddress.objects.get(user=alice, email="alice@example.com").verified
+
+
 def test_the_email_page_still_needs_a_signed_in_player(client, db):
     response = client.get(reverse("account_email"))
     assert response.status_code == 302 and reverse("account_login") in response["Location"]
