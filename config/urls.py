@@ -1,7 +1,11 @@
+from django.conf import settings
 from django.contrib import admin
 from django.urls import include, path
 
 from accounts import views as account_views
+
+admin.site.site_header = admin.site.site_title = f"{settings.SITE_NAME} administration"
+admin.site.index_title = "Matches, players and notifications"
 
 urlpatterns = [
     path("admin/", admin.site.urls),

@@ -471,3 +471,12 @@ def test_admin_pages_name_an_icon_so_browsers_do_not_ask_for_a_missing_favicon(s
     for url in (reverse("admin:index"), reverse("admin:games_match_changelist"),
                 reverse("admin:games_match_change", args=[matches["alice_bob"].pk])):
         assert '<link rel="icon" href="data:,">' in staff_client.get(url).content.decode()
+
+
+def test_the_admin_names_the_site_and_its_sections_apart(staff_client):
+    """It said "Django administration", and allauth's email addresses and our users both sat
+    under a heading "Accounts"."""
+    page = staff_client.get(reverse("admin:index")).content.decode()
+    assert "Boardgames administration" in page and "Django administration" not in page
+    headings = re.findall(r'<caption>\s*<a[^>]*>([^<]+)</a>', page)
+    assert "Players" in headings and len(headings) == len(set(headings)), headings
