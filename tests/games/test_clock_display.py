@@ -81,6 +81,18 @@ def test_a_player_waiting_for_a_stopped_opponent_sees_the_time_control(clock, al
     assert "(on vacation)" in page
 
 
+def test_a_player_waiting_for_their_turn_sees_their_own_time_bank(clock, alice, bob, client):
+    """Not only the time control's description: the time Bob's bank holds, as on the match page."""
+    match = start_timed_match(alice, bob, clock=BANK_7_DAYS)
+    services.move_submit(match_id=match.pk, user=alice, move="1", expected_version=0)
+    clock.advance(hours=30)
+    services.move_submit(match_id=match.pk, user=bob, move="4", expected_version=1)  # 7 d - 30 h + 1 d
+    client.force_login(bob)
+    cell = time_left_cell(client.get(reverse("dashboard")).content.decode())
+    assert "Time bank: 6 d 18 h" in cell and match.clock_label in cell
+    assert "Time bank: 6 d 18 h" in client.get(reverse("match_detail", args=[match.pk])).content.decode()
+
+
 def test_the_dashboard_and_the_match_page_write_a_running_clock_alike(clock, alice, bob, client):
     match = start_timed_match(alice, bob, clock=ClockSpec(time_control="per_move", days_per_move=14))
     clock.advance(days=5)
