@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+import secrets
+
 from django import forms
 
 from accounts.forms import one_space
@@ -62,9 +64,14 @@ class MatchCreateForm(forms.Form):
                                    required=False,
                                    help_text="With more than two players the AI always takes the late player's seat.")
 
+    # One per form shown: the same form sent again (Back, then Create) finds the match it made.
+    form_token = forms.CharField(widget=forms.HiddenInput, required=False, max_length=64)
+
     def __init__(self, game: Game, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self.game = game
+        if not self.is_bound:
+            self.initial["form_token"] = secrets.token_urlsafe(16)
         for name, allowed in game.options.items():
             self.fields[f"option_{name}"] = forms.ChoiceField(
                 label=name.replace("_", " ").capitalize(),

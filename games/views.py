@@ -29,6 +29,10 @@ NOT_FOUND = "There is no such match, or it is not yours to see."
 STARTED_WITHOUT_YOU = "This match is no longer waiting for players: it started without you, or was cancelled."
 UNKNOWN_GAME = "There is no such game."
 OPENED_NOT_SENT = "That address takes a button press on this page, so nothing was done."
+FORM_SENT_AGAIN = ("That form was sent already and made this match, so no second match was made. "
+                   "To start another one, open a new form from the lobby.")
+FORMS_SENT = "match_forms_sent"  # session key: each new-match form's token -> the match it made
+FORMS_REMEMBERED = 20
 POLL_SECONDS = 3
 
 
@@ -66,6 +70,11 @@ def match_new(request, slug: str):
         return _not_found(request, UNKNOWN_GAME)
     form = MatchCreateForm(game, request.POST or None)
     if request.method == "POST":
+        made = request.session.get(FORMS_SENT, {})
+        token = request.POST.get("form_token", "")
+        if token in made and Match.objects.filter(pk=made[token], created_by=request.user).exists():
+            messages.info(request, FORM_SENT_AGAIN)
+            return redirect("match_detail", pk=made[token])
         if form.is_valid():
             try:
                 match = services.match_create(
@@ -80,6 +89,8 @@ def match_new(request, slug: str):
             except (services.ServiceError, ValueError) as error:
                 form.add_error(None, getattr(error, "message", str(error)))
             else:
+                if token:
+                    request.session[FORMS_SENT] = dict([*made.items(), (token, match.pk)][-FORMS_REMEMBERED:])
                 return redirect("match_detail", pk=match.pk)
         return render(request, "games/match_new.html", {"game": game, "form": form}, status=400)
     return render(request, "games/match_new.html", {"game": game, "form": form})

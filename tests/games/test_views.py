@@ -105,6 +105,23 @@ def test_creating_a_match_against_the_ai(alice_client):
     assert match.seats.get(number=1).ai_level == 2
 
 
+def test_the_same_new_match_form_sent_again_makes_no_second_match(alice_client):
+    """Back after creating, then Create again, made a second match in play against the AI."""
+    page = alice_client.get(reverse("match_new", args=["mancala"])).content.decode()
+    token = re.search(r'name="form_token" value="([^"]+)"', page).group(1)
+    form = {"option_variant": "egyptian", "position": "first", "seat_1": "ai:1", "invite_1": "", "form_token": token}
+    first = alice_client.post(reverse("match_new", args=["mancala"]), form)
+    match = Match.objects.get()
+    again = alice_client.post(reverse("match_new", args=["mancala"]), form, follow=True)
+    assert Match.objects.count() == 1
+    assert again.redirect_chain[-1][0] == first["Location"] == reverse("match_detail", args=[match.pk])
+    assert "That form was sent already and made this match, so no second match was made." in again.content.decode()
+    fresh = alice_client.get(reverse("match_new", args=["mancala"])).content.decode()
+    assert re.search(r'name="form_token" value="([^"]+)"', fresh).group(1) != token, "a new form makes a new match"
+    alice_client.post(reverse("match_new", args=["mancala"]), {**form, "form_token": "another"})
+    assert Match.objects.count() == 2
+
+
 def test_the_new_match_form_writes_each_heading_once(alice_client):
     """A group's legend names its select; the select's label is for screen readers only
     (the page read "Opponent 1" and then "Opponent 1:")."""
