@@ -26,6 +26,7 @@ VACATION_ENDED = "Welcome back: your clocks run again."
 NOT_ON_VACATION = "You are not on vacation, so nothing changed: your clocks are running."
 BAD_LINK = "This unsubscribe link is not valid."
 UNSUBSCRIBED = "Done: you will get no more {topic}."
+ALREADY_UNSUBSCRIBED = "You are unsubscribed already: you get no {topic}."
 FAILURES_SHOWN_DAYS = 30
 OUT_OF_DATE = ("The page was out of date (you signed in or out in another tab or window), so nothing "
                "was sent. Here it is again: please try once more.")
@@ -103,6 +104,11 @@ def unsubscribe_view(request, token: str):
         return render(request, "accounts/unsubscribe.html", {"error": BAD_LINK}, status=404)
     user_id, topic = parsed
     if request.method == "GET":
+        user = User.objects.get(pk=user_id)
+        stopped = not user.reminders if topic == unsubscribe.REMINDERS else user.turn_notice == TurnNotice.NONE
+        if stopped:  # the link opened again: say so rather than ask once more
+            return render(request, "accounts/unsubscribe.html",
+                          {"done": ALREADY_UNSUBSCRIBED.format(topic=unsubscribe.TOPICS[topic])})
         return render(request, "accounts/unsubscribe.html", {"topic": unsubscribe.TOPICS[topic]})
     if topic == unsubscribe.REMINDERS:
         User.objects.filter(pk=user_id).update(reminders="")
