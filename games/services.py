@@ -850,8 +850,7 @@ def _stop_all_clocks(match: Match) -> None:
 def _hand_seat_to_ai(match: Match, seats: list[Seat], seat: Seat, *, level: int, reason: str, actor) -> None:
     if seat.user_id:
         _cancel_reminders(match, [seat.user_id])
-        if seat.accepted:  # one only invited never played it: its match does not stay in their list
-            seat.former_user_id = seat.user_id
+        seat.former_user_id = seat.user_id  # they may still watch (an invited one too: the email says so)
     seat.user, seat.ai_level, seat.accepted = None, level, True
     seat.deadline = seat.clock_started_at = seat.bank_seconds = seat.paused_seconds = None  # the AI has no clock
     seat.save(update_fields=["user", "ai_level", "accepted", "former_user", *CLOCK_FIELDS])
