@@ -206,7 +206,7 @@ def _move_log(moves: list, events: list) -> dict:
         number = record.ply + 1
         lines += [{"number": number, "text": event.reason, "event": True} for event in reversed(after.get(number, []))]
         lines.append({"number": number, "text": record.description, "event": False})
-    return {"moves": moves, "log_lines": lines, "opening_events": after.get(0, [])}
+    return {"moves": moves, "log_lines": lines, "opening_events": list(reversed(after.get(0, [])))}
 
 
 def _render_match(request, match: Match, *, error: str = "", status: int = 200) -> HttpResponse:

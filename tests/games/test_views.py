@@ -687,3 +687,12 @@ def test_the_move_log_puts_each_event_just_above_the_move_it_followed(client, al
     assert re.findall(r'<li[^>]*value="(\d+)"', log) == ["2", "1", "1"]
     after_the_list = strip_tags(log.split("</ol>")[1])
     assert after_the_list.index("Alice was given 2 more hours: Before any move") < after_the_list.index("Replay")
+
+
+def test_events_before_any_move_are_listed_newest_first_like_the_rest_of_the_log(client, alice, bob, staff):
+    match = start_timed_match(alice, bob)
+    services.seat_deadline_extend(match_id=match.pk, seat_number=0, hours=2, actor=staff, reason="First")
+    services.seat_deadline_extend(match_id=match.pk, seat_number=0, hours=3, actor=staff, reason="Second")
+    client.force_login(alice)
+    log = strip_tags(client.get(reverse("match_detail", args=[match.pk])).content.decode().split('id="log"')[1])
+    assert log.index("No moves yet.") < log.index("3 more hours: Second") < log.index("2 more hours: First")
