@@ -36,13 +36,22 @@ class ReadOnlyInline(admin.TabularInline):
 
 class SeatInline(ReadOnlyInline):
     model = Seat
-    fields = ("seat", "user", "ai_level", "former_user", "accepted", "to_act", "deadline", "paused_seconds",
-              "bank_seconds", "clock_started_at", "last_seen_at")
+    fields = ("seat", "user", "ai_level", "former_user", "accepted", "to_act", "deadline", "time_stopped",
+              "time_in_bank", "clock_started_at", "last_seen_at")
     readonly_fields = fields
 
     @admin.display(description="seat")
     def seat(self, seat):
         return seat.number + 1  # as the site and the actions' forms count them
+
+    # In the site's words ("4 d 23 h"), not raw seconds (431897).
+    @admin.display(description="time left while stopped (vacation)")
+    def time_stopped(self, seat):
+        return "—" if seat.paused_seconds is None else duration(seat.paused_seconds)
+
+    @admin.display(description="time bank")
+    def time_in_bank(self, seat):
+        return "—" if seat.bank_seconds is None else duration(seat.bank_seconds)
 
 
 NOTATION_HIDDEN = "shown when the match ends"
@@ -190,6 +199,11 @@ class MatchAdmin(SecretsNotFiltered, admin.ModelAdmin):
 
     def has_delete_permission(self, request, obj=None):
         return False
+
+    def change_view(self, request, object_id, form_url="", extra_context=None):
+        # Every field is read-only (staff act through the actions): Save buttons would save nothing.
+        hidden = {"show_save": False, "show_save_and_continue": False, "show_save_and_add_another": False}
+        return super().change_view(request, object_id, form_url, {**(extra_context or {}), **hidden})
 
     def get_formset_kwargs(self, request, obj, inline, prefix):
         """A match of a thousand moves would list them all on its page: the inlines that grow

@@ -480,3 +480,15 @@ def test_the_admin_names_the_site_and_its_sections_apart(staff_client):
     assert "Boardgames administration" in page and "Django administration" not in page
     headings = re.findall(r'<caption>\s*<a[^>]*>([^<]+)</a>', page)
     assert "Players" in headings and len(headings) == len(set(headings)), headings
+
+
+def test_a_matchs_admin_page_writes_clocks_in_words_and_offers_no_save(staff_client, alice, bob):
+    """Nothing on it can be edited (staff act through the actions), yet it showed Save
+    buttons; a time bank read 431897."""
+    match = start_timed_match(alice, bob, clock=ClockSpec(time_control="bank", bank_initial_days=5,
+                                                           bank_increment_days=1, bank_cap_days=9))
+    page = staff_client.get(reverse("admin:games_match_change", args=[match.pk])).content.decode()
+    assert 'name="_save"' not in page and 'name="_continue"' not in page
+    cells = re.findall(r'field-time_in_bank">\s*(?:<p>)?([^<]+)', page)
+    assert [cell.strip() for cell in cells] == ["5 d 0 h", "5 d 0 h"], cells
+    assert "432000" not in page
