@@ -147,6 +147,14 @@ def test_profile_saves_display_name_time_zone_and_turn_emails(client, alice):
         "Ally", "Europe/Paris", "digest", 7, "80")
 
 
+def test_the_turn_email_setting_says_what_comes_at_once_even_with_a_digest(client, alice):
+    """It said the setting "also covers invitations", which a digest does not hold back."""
+    client.force_login(alice)
+    page = client.get(reverse("profile")).content.decode()
+    assert "Invitations, results and timeouts come at once, unless you choose no email." in page
+    assert "Also covers invitations" not in page
+
+
 @pytest.mark.parametrize("zone", ["Mars/Olympus", "localtime", "Factory"])  # the last two: system entries
 def test_profile_refuses_an_unknown_time_zone(client, alice, zone):
     client.force_login(alice)
