@@ -213,8 +213,17 @@ def test_the_compiled_wording_matches_its_source():
     pairs = re.findall(r'^msgid "(.+)"\nmsgstr "(.*)"$', (folder / "django.po").read_text(), re.MULTILINE)
     with (folder / "django.mo").open("rb") as compiled:
         catalog = gettext.GNUTranslations(compiled)
+    pairs = [(source.replace('\\"', '"'), ours.replace('\\"', '"')) for source, ours in pairs]  # a quoted link
     assert pairs and all(catalog.gettext(source) == ours for source, ours in pairs), "run msgfmt (see django.po)"
     assert len(catalog._catalog) - 1 == len(pairs), "the .mo holds nothing the .po does not"
+
+
+def test_a_confirmation_link_used_already_is_not_only_called_invalid(client, db):
+    """allauth cannot tell a used link from a wrong one; its page said "expired or is invalid"
+    to a player who had just confirmed with it."""
+    page = client.get(reverse("account_confirm_email", args=["not-a-key"])).content.decode()
+    assert "This confirmation link has expired, is not valid, or was used already" in page
+    assert f'<a href="{reverse("account_email")}">ask for a new confirmation email</a>' in page
 
 
 def test_login_is_rate_limited(client, alice, settings):
