@@ -16,6 +16,7 @@ NAME_TAKEN = "Another player is already called “{name}”; choose another name
 NAME_LOOKS_TAKEN = "“{name}” looks just like the name of another player; choose another name."
 NAME_INVISIBLE = "A name may not contain invisible or control characters."
 NAME_RESERVED = "Names that start with “AI”, “Player” or “Open seat” are how the site labels seats; choose another."
+NAME_NO_LETTER = "A name needs at least one letter or digit (“-” or “.” alone names nobody)."
 NAME_BRACKETS = "A name may not contain brackets: the site writes them after names (“Bob (green)”, “AI (Easy)”)."
 NAME_LOOKALIKE = ("A name may not mix alphabets or use letter variants (a Cyrillic “е” among Latin letters, "
                   "“Ａｌｉｃｅ” in wide letters): such a name can pass for someone else's.")
@@ -63,6 +64,8 @@ def name_problem(name: str) -> str:
         return NAME_INVISIBLE  # a zero-width space makes a second "Bob"
     if any(SITE_LABELS.match(" ".join(skeleton(name, stroke).casefold().split())) for stroke in "il"):
         return NAME_RESERVED  # also written in look-alike letters ("АІ", "Рӏауег 2")
+    if name and not any(char.isalnum() for char in name):
+        return NAME_NO_LETTER
     if BRACKETS & set(name):
         return NAME_BRACKETS
     if any(unicodedata.normalize("NFKC", char) != char for char in name if char.isalpha()):

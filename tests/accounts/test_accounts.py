@@ -377,6 +377,7 @@ def test_the_spaces_inside_a_name_are_saved_as_single_plain_spaces(client, alice
     ("\u0410\u0406 (\u0415\u0430\u0455\u0443)", "how the site labels seats"),  # АІ (Еаѕу), all Cyrillic
     ("Al (Strong)", "may not contain brackets"), ("Bob (green)", "may not contain brackets"),
     ("\u0420\u04cf\u0430\u0443\u0435\u0433 2", "how the site labels seats"),  # Рӏауег 2, all Cyrillic
+    ("-", "at least one letter or digit"), (". .", "at least one letter or digit"),
 ])
 def test_profile_refuses_a_display_name_that_passes_for_a_seat_label_or_hides_characters(client, alice, name, why):
     client.force_login(alice)
