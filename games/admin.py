@@ -326,7 +326,11 @@ class NotificationAdmin(admin.ModelAdmin):
             try:
                 services.notification_resend(notification_id=notification.pk)
             except services.ServiceError as error:
-                self.message_user(request, f"Notification {notification.pk}: {error.message}", messages.WARNING)
+                # Named as the list shows it: an id alone told staff nothing.
+                about = f" about {notification.match}" if notification.match_id else ""
+                self.message_user(request, f"Notification {notification.pk} ({notification.get_kind_display()} to "
+                                           f"{notification.user.public_name}{about}): {error.message}",
+                                  messages.WARNING)
             else:
                 queued += 1
         self.message_user(

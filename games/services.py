@@ -70,6 +70,8 @@ NOT_OPEN_ANY_MORE = {  # why a match no longer takes joins, acceptances or withd
 NOT_SENT_YET = "It has not gone out yet: it goes at its time, so sending it now would send it twice."
 NO_LONGER_THEIR_TURN = "It is out of date: it is no longer their turn in that match, so it would mislead them."
 INVITATION_CLOSED = "It is out of date: the invitation is no longer open, so it would mislead them."
+EMAIL_NOT_WANTED = "They chose in their profile to get no such email, so it is not sent again."
+NO_WEBHOOK_NOW = "They have no webhook any more, so it is not sent again."
 NOTHING_TO_RESEND = "It has no text to send again (a digest is written when it goes out, and this one never did)."
 NOT_YOUR_TURN = "It is not your turn."
 NOT_YOUR_MATCH = "You are not playing in this match."
@@ -861,11 +863,16 @@ def _hand_seat_to_ai(match: Match, seats: list[Seat], seat: Seat, *, level: int,
 
 def notification_resend(*, notification_id: int) -> None:
     """Staff: send a notice again, as it was written, in a new outbox row."""
-    original = Notification.objects.select_related("match").get(pk=notification_id)
+    original = Notification.objects.select_related("match", "user").get(pk=notification_id)
     if not original.body:
         raise ServiceError(NOTHING_TO_RESEND)
     if original.sent_at is None and original.outcome == Notification.Outcome.PENDING:
         raise ServiceError(NOT_SENT_YET)
+    user = original.user
+    if original.channel == Notification.Channel.EMAIL and not _email_wanted(user, original.kind):
+        raise ServiceError(EMAIL_NOT_WANTED)  # staff may not undo an unsubscribe
+    if original.channel == Notification.Channel.WEBHOOK and not user.webhook_url:
+        raise ServiceError(NO_WEBHOOK_NOW)
     _refuse_out_of_date(original)
     with transaction.atomic():
         copy = Notification.objects.create(

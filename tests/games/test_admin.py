@@ -292,7 +292,8 @@ def test_a_resent_digest_goes_out_as_written_even_with_another_digest_waiting(st
 
     assert response.status_code == 200
     texts = [str(message) for message in response.context["messages"]]
-    assert any(text.startswith(f"Notification {never_written.pk}: It has no text to send again") for text in texts)
+    assert any(text.startswith(f"Notification {never_written.pk} (Daily digest to Bob): It has no text to send again")
+               for text in texts)
     assert "1 notification queued again, to be sent as they were written." in texts
     copy = Notification.objects.get(resent_from=sent)
     assert services.notification_send(notification_id=copy.pk)  # not re-rendered, not skipped
@@ -332,13 +333,29 @@ def test_staff_cannot_resend_a_notice_that_is_out_of_date_or_not_sent_yet(staff_
     }, follow=True)
 
     texts = [str(message) for message in response.context["messages"]]
-    assert f"Notification {not_bobs_turn.pk}: {services.NO_LONGER_THEIR_TURN}" in texts
-    assert f"Notification {aborted_turn.pk}: {services.NO_LONGER_THEIR_TURN}" in texts
-    assert f"Notification {accepted.pk}: {services.INVITATION_CLOSED}" in texts
-    assert f"Notification {waiting.pk}: {services.NOT_SENT_YET}" in texts
+    alice_bob, aborted = matches["alice_bob"], matches["aborted"]
+    stale = services.NO_LONGER_THEIR_TURN
+    assert f"Notification {not_bobs_turn.pk} (Your turn to Bob about {alice_bob}): {stale}" in texts
+    assert f"Notification {aborted_turn.pk} (Your turn to Carol about {aborted}): {stale}" in texts
+    assert f"Notification {accepted.pk} (Invitation to Bob about {alice_bob}): {services.INVITATION_CLOSED}" in texts
+    assert (f"Notification {waiting.pk} (Reminder before the clock runs out to Alice about {alice_bob}): "
+            f"{services.NOT_SENT_YET}") in texts
     assert "1 notification queued again, to be sent as they were written." in texts, "what happened stays true"
     assert Notification.objects.count() == before + 1
     assert Notification.objects.get(resent_from__isnull=False).resent_from == over
+
+
+def test_staff_cannot_resend_an_email_the_player_unsubscribed_from(staff_client, alice, bob):
+    """An unsubscribe counts at once, also for what staff would send again."""
+    waiting = services.match_create(creator=alice, game_slug="mancala", options={},
+                                    seats=[SeatSpec("creator"), SeatSpec("user", username="bob")])
+    invitation = Notification.objects.get(user=bob, kind=Notification.Kind.INVITATION, match=waiting)
+    Notification.objects.filter(pk=invitation.pk).update(sent_at=timezone.now(), outcome="sent")
+    bob.turn_notice = "none"
+    bob.save()
+    with pytest.raises(services.ServiceError, match="They chose in their profile to get no such email"):
+        services.notification_resend(notification_id=invitation.pk)
+    assert not Notification.objects.filter(resent_from=invitation).exists()
 
 
 def test_the_seats_are_numbered_from_one_as_in_the_actions_forms(staff_client, alice, matches):
