@@ -6,6 +6,7 @@ the ``live`` partial (status, board and move log) instead of the whole page.
 
 from __future__ import annotations
 
+import hashlib
 import re
 from functools import wraps
 
@@ -31,7 +32,7 @@ UNKNOWN_GAME = "There is no such game."
 OPENED_NOT_SENT = "That address takes a button press on this page, so nothing was done."
 FORM_SENT_AGAIN = ("That form was sent already and made this match, so no second match was made. "
                    "To start another one, open a new form from the lobby.")
-FORMS_SENT = "match_forms_sent"  # session key: each new-match form's token -> the match it made
+FORMS_SENT = "match_forms_sent"  # session key: each new-match form's token and choices -> the match it made
 FORMS_REMEMBERED = 20
 POLL_SECONDS = 3
 
@@ -71,10 +72,14 @@ def match_new(request, slug: str):
     form = MatchCreateForm(game, request.POST or None)
     if request.method == "POST":
         made = request.session.get(FORMS_SENT, {})
+        # The same form with other choices (Back, change, Create) is meant as another match.
+        sent = "|".join(f"{key}={value}" for key, value in sorted(request.POST.items())
+                        if key not in ("csrfmiddlewaretoken", "form_token"))
         token = request.POST.get("form_token", "")
-        if token in made and Match.objects.filter(pk=made[token], created_by=request.user).exists():
+        key = f"{token}:{hashlib.sha256(sent.encode()).hexdigest()[:16]}"
+        if token and key in made and Match.objects.filter(pk=made[key], created_by=request.user).exists():
             messages.info(request, FORM_SENT_AGAIN)
-            return redirect("match_detail", pk=made[token])
+            return redirect("match_detail", pk=made[key])
         if form.is_valid():
             try:
                 match = services.match_create(
@@ -90,7 +95,7 @@ def match_new(request, slug: str):
                 form.add_error(None, getattr(error, "message", str(error)))
             else:
                 if token:
-                    request.session[FORMS_SENT] = dict([*made.items(), (token, match.pk)][-FORMS_REMEMBERED:])
+                    request.session[FORMS_SENT] = dict([*made.items(), (key, match.pk)][-FORMS_REMEMBERED:])
                 return redirect("match_detail", pk=match.pk)
         return render(request, "games/match_new.html", {"game": game, "form": form}, status=400)
     return render(request, "games/match_new.html", {"game": game, "form": form})

@@ -120,6 +120,9 @@ def test_the_same_new_match_form_sent_again_makes_no_second_match(alice_client):
     assert re.search(r'name="form_token" value="([^"]+)"', fresh).group(1) != token, "a new form makes a new match"
     alice_client.post(reverse("match_new", args=["mancala"]), {**form, "form_token": "another"})
     assert Match.objects.count() == 2
+    changed = alice_client.post(reverse("match_new", args=["mancala"]), {**form, "option_variant": "kalah"})
+    assert Match.objects.count() == 3, "the same form with other choices is another match"
+    assert Match.objects.get(pk=int(changed["Location"].strip("/").split("/")[-1])).options == {"variant": "kalah"}
 
 
 def test_the_new_match_form_writes_each_heading_once(alice_client):
