@@ -122,8 +122,8 @@ class Match(models.Model):
         if self.time_control == TimeControl.PER_MOVE:
             return f"{_days(self.days_per_move)} per move"
         if self.time_control == TimeControl.BANK:
-            return (f"Time bank: {_days(self.bank_initial_days)}, +{_days(self.bank_increment_days)} per move,"
-                    f" at most {_days(self.bank_cap_days)}")
+            added = f", +{_days(self.bank_increment_days)} per move" if self.bank_increment_days else ""
+            return f"Time bank: {_days(self.bank_initial_days)}{added}, at most {_days(self.bank_cap_days)}"
         return "No time limit"
 
     @property

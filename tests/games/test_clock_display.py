@@ -89,7 +89,7 @@ def test_a_player_waiting_for_their_turn_sees_their_own_time_bank(clock, alice, 
     services.move_submit(match_id=match.pk, user=bob, move="4", expected_version=1)  # 7 d - 30 h + 1 d
     client.force_login(bob)
     cell = time_left_cell(client.get(reverse("dashboard")).content.decode())
-    assert "Time bank: 6 d 18 h" in cell and match.clock_label in cell
+    assert "6 d 18 h in your bank" in cell and match.clock_label in cell and cell.count("Time bank") == 1
     assert "Time bank: 6 d 18 h" in client.get(reverse("match_detail", args=[match.pk])).content.decode()
 
 
@@ -124,6 +124,8 @@ def test_under_a_minute_left_reads_as_words(clock, alice, bob, client):
     ({"time_control": "per_move", "days_per_move": 3}, "3 days per move"),
     ({"time_control": "bank", "bank_initial_days": 1, "bank_increment_days": 1, "bank_cap_days": 2},
      "Time bank: 1 day, +1 day per move, at most 2 days"),
+    ({"time_control": "bank", "bank_initial_days": 3, "bank_increment_days": 0, "bank_cap_days": 3},
+     "Time bank: 3 days, at most 3 days"),  # not "+0 days per move"
     ({"time_control": "none"}, "No time limit"),
 ])
 def test_a_time_control_is_described_in_plain_words(fields, label):
