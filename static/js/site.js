@@ -73,6 +73,10 @@ document.addEventListener("htmx:responseError", () => showProblem("server"));
 document.addEventListener("click", (event) => {
   if (event.target.closest("#request-problem .dismiss")) document.getElementById("request-problem").hidden = true;
 });
+document.addEventListener("keydown", (event) => {
+  const problem = document.getElementById("request-problem");
+  if (event.key === "Escape" && problem && !problem.hidden) problem.hidden = true;
+});
 // Our refusals (a stale or illegal move) come as the part they replace, and are swapped in;
 // any other 4xx (Django's own answer to a forged or oversized request) would wipe the board.
 const unreadable = new WeakSet();  // requests answered so: the answer does not clear the message

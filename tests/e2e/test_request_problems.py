@@ -89,6 +89,10 @@ def test_an_answer_that_is_not_the_board_does_not_wipe_the_board(browser, live_s
     expect(problem).to_be_hidden()
     page.wait_for_timeout(POLLS_SECONDS * 1000)  # and stays closed
     expect(problem).to_be_hidden()
+    page.locator("#board button[name=move]").first.click()  # refused again: Escape closes it too
+    expect(problem).to_be_visible()
+    page.keyboard.press("Escape")
+    expect(problem).to_be_hidden()
 
     page.unroute(move_url)
     page.locator("#board button[name=move]").first.click()
