@@ -699,3 +699,13 @@ def test_events_before_any_move_are_listed_newest_first_like_the_rest_of_the_log
     client.force_login(alice)
     log = strip_tags(client.get(reverse("match_detail", args=[match.pk])).content.decode().split('id="log"')[1])
     assert log.index("No moves yet.") < log.index("3 more hours: Second") < log.index("2 more hours: First")
+
+
+def test_the_mesopotamia_replay_does_not_ask_for_clicks(client, alice, bob):
+    """The map's key told a replay's reader to click a dashed hex to make that move."""
+    match = start_timed_match(alice, bob, game="mesopotamia")
+    client.force_login(alice)
+    playing = client.get(reverse("match_detail", args=[match.pk])).content.decode()
+    replay = client.get(reverse("match_replay", args=[match.pk]) + "?ply=0").content.decode()
+    assert "click one to make that move" in playing
+    assert "click one to make that move" not in replay and "The map of Mesopotamia" in replay
