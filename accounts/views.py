@@ -151,7 +151,7 @@ class EmailAddressesView(EmailView):
             messages.info(request, ALREADY_CONFIRMED.format(email=address.email))
             return None
         response = super()._action_send(request, *args, **kwargs)
-        if not self._did_send_verification_email and self._get_email_address(request) is not None:
+        if not self._did_send_verification_email and address is not None:
             messages.info(request, RESEND_WAIT)
         return response
 

@@ -117,8 +117,7 @@ document.addEventListener("htmx:afterRequest", (event) => {
 // mark it, so the line that says so shows. Again after every redraw and when the window changes.
 function markOverflowingPuzzles() {
   for (const box of document.querySelectorAll(".jx-scroll, .meso-map")) {
-    const overflowing = box.scrollWidth > box.clientWidth + 1;
-    box.classList.toggle(box.classList.contains("meso-map") ? "meso-overflowing" : "jx-overflowing", overflowing);
+    box.classList.toggle("overflowing", box.scrollWidth > box.clientWidth + 1);
   }
 }
 document.addEventListener("DOMContentLoaded", markOverflowingPuzzles);
