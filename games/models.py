@@ -265,13 +265,18 @@ def with_player_names(text: str, names: dict[int, str], colours: dict[int, str] 
         seat = owners.get(found[1])
         if seat is None or seat not in names:
             return found[0]
-        name = SEAT_NUMBER.sub("", names[seat])
-        colour = found[1].lower()
-        if name.endswith(")"):  # "AI (Easy, red)", not "AI (Easy) (red)": the colour tells two AI (Easy) apart
-            return f"{name[:-1]}, {colour}){found[2] or ''}"
-        return f"{name}'s" if found[2] else f"{name} ({colour})"
+        if found[2] and not names[seat].endswith(")"):
+            return f"{names[seat]}'s"
+        return with_colour(names[seat], found[1].lower()) + (found[2] or "")
 
     return CAPITALISED.sub(named, text) if owners else text
+
+
+def with_colour(name: str, colour: str) -> str:
+    """A seat's name with its colour words: "Bob (red)", and "AI (Easy, red)", not
+    "AI (Easy) (player 2) (red)": the colour tells two AI (Easy) seats apart."""
+    name = SEAT_NUMBER.sub("", name)
+    return f"{name[:-1]}, {colour})" if name.endswith(")") else f"{name} ({colour})"
 
 
 class MoveRecord(models.Model):

@@ -22,7 +22,7 @@ from games import selectors, services
 from games.boards import board_context, seat_colours
 from games.engine import all_games, get_game
 from games.forms import MatchCreateForm
-from games.models import Match, Status, seat_names, seat_names_at
+from games.models import Match, Status, seat_names, seat_names_at, with_colour
 from games.replay import positions_count, replay_state
 
 MALFORMED = "This request was malformed: reload the page and try again."
@@ -354,7 +354,7 @@ def match_replay(request, pk: int):
         "seats": seats,
         "names": names,
         # Who played which seat (and colour) at this position: the log and board speak of both.
-        "players": [f"{names[seat.number]} ({colours[seat.number]})" if colours.get(seat.number)
+        "players": [with_colour(names[seat.number], colours[seat.number]) if colours.get(seat.number)
                     else names[seat.number] for seat in seats],
         "my_seat": my_seat,
         "view": view,

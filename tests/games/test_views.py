@@ -333,6 +333,13 @@ def test_the_replay_says_who_plays_which_colour(client, alice, bob):
     assert "Players: Alice (Blue) · Bob (Yellow)" in page
 
 
+def test_the_replay_names_ai_seats_once_with_their_colour(alice, alice_client):
+    seats = [SeatSpec("creator"), *(SeatSpec("ai", ai_level=2) for _ in range(3))]
+    match = services.match_create(creator=alice, game_slug="mecca", options={}, seats=seats)
+    page = " ".join(strip_tags(alice_client.get(reverse("match_replay", args=[match.pk])).content.decode()).split())
+    assert "Players: Alice (Yellow) · AI (Strong, Red) · AI (Strong, Green) · AI (Strong, Blue)" in page
+
+
 def test_replay_steps_through_every_position(alice_client, match, alice, bob):
     play_moves(match, {0: alice, 1: bob}, 5)
     url = reverse("match_replay", args=[match.pk])
