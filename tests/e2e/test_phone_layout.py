@@ -113,6 +113,7 @@ def test_no_page_scrolls_sideways_on_a_phone(phone, live_server, db, monkeypatch
 
     pages = [reverse("dashboard"), reverse("lobby"), reverse("profile"),
              *(reverse("match_new", args=[slug]) for slug in GAMES),
+             *(reverse("game_rules", args=[slug]) for slug in GAMES),
              *(reverse("match_detail", args=[match.pk]) for match in matches.values()),
              *(reverse("match_replay", args=[match.pk]) for match in matches.values())]
     too_wide, hinted = {}, []
@@ -132,8 +133,8 @@ def test_no_page_scrolls_sideways_on_a_phone(phone, live_server, db, monkeypatch
         for scrolls, hint_shown in phone.evaluate(PUZZLE_HINTS):
             assert scrolls == hint_shown, path
             hinted += [path] if hint_shown else []
-        # A score table fits without scrolling, long name and all.
-        assert phone.evaluate("[...document.querySelectorAll('.jx-table, .mecca-scores')].filter("
-                              "t => t.scrollWidth > t.clientWidth + 1).length") == 0, path
+        # A score table fits without scrolling, long name and all; so do the rules pages' tables.
+        assert phone.evaluate("[...document.querySelectorAll('.jx-table, .mecca-scores, .rules .table-scroll')]"
+                              ".filter(t => t.scrollWidth > t.clientWidth + 1).length") == 0, path
     assert too_wide == {}, f"wider than {PHONE['width']} px: {too_wide}"
     assert reverse("match_detail", args=[matches["jeexa-over"].pk]) in hinted, "the wide puzzle got its hint"
