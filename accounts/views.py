@@ -103,13 +103,15 @@ def unsubscribe_view(request, token: str):
     if parsed is None or not User.objects.filter(pk=parsed[0]).exists():  # a bad link, or a deleted account
         return render(request, "accounts/unsubscribe.html", {"error": BAD_LINK}, status=404)
     user_id, topic = parsed
+    # Signed in as someone else: the link still acts on its own account, and the page says so.
+    context = {"someone_elses": request.user.is_authenticated and request.user.pk != user_id}
     if request.method == "GET":
         user = User.objects.get(pk=user_id)
         stopped = not user.reminders if topic == unsubscribe.REMINDERS else user.turn_notice == TurnNotice.NONE
         if stopped:  # the link opened again: say so rather than ask once more
             return render(request, "accounts/unsubscribe.html",
-                          {"done": ALREADY_UNSUBSCRIBED.format(topic=unsubscribe.TOPICS[topic])})
-        return render(request, "accounts/unsubscribe.html", {"topic": unsubscribe.TOPICS[topic]})
+                          {**context, "done": ALREADY_UNSUBSCRIBED.format(topic=unsubscribe.TOPICS[topic])})
+        return render(request, "accounts/unsubscribe.html", {**context, "topic": unsubscribe.TOPICS[topic]})
     if topic == unsubscribe.REMINDERS:
         User.objects.filter(pk=user_id).update(reminders="")
     else:
@@ -118,7 +120,7 @@ def unsubscribe_view(request, token: str):
     if request.POST.get("List-Unsubscribe") == "One-Click":
         return HttpResponse("Unsubscribed.", content_type="text/plain")
     return render(request, "accounts/unsubscribe.html",
-                  {"done": UNSUBSCRIBED.format(topic=unsubscribe.TOPICS[topic])})
+                  {**context, "done": UNSUBSCRIBED.format(topic=unsubscribe.TOPICS[topic])})
 
 
 def csrf_failure(request, reason: str = ""):

@@ -15,6 +15,7 @@ from datetime import timedelta
 import pytest
 from django.core import mail
 from django.urls import reverse
+from django.utils.html import strip_tags
 
 from accounts import unsubscribe
 from games import services, tasks, webhooks
@@ -603,3 +604,15 @@ def test_plain_text_notices_are_not_html_escaped(alice, db):
     assert "Tom O'Brien & Co <3" in invitation.body and "&#x27;" not in invitation.body
     declined = Notification.objects.get(user=rival, kind=Notification.Kind.MATCH_OVER)
     assert "Alice declined the invitation" in declined.body
+
+
+def test_an_unsubscribe_link_opened_while_signed_in_as_someone_else_says_whose_emails_it_stops(alice, bob, client):
+    path = reverse("unsubscribe", args=[unsubscribe.make_token(bob.pk, unsubscribe.TURN_EMAILS)])
+    client.force_login(alice)
+    asked = " ".join(strip_tags(client.get(path).content.decode()).split())
+    assert "this link came in an email to another account than the one you are signed in with (Alice)" in asked
+    done = client.post(path).content.decode()
+    bob.refresh_from_db()
+    alice.refresh_from_db()
+    assert bob.turn_notice == "none" and alice.turn_notice == "instant", "the link acts on its own account only"
+    assert "You can change this any time" not in done, "not next to a link to Alice's own profile"
