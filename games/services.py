@@ -603,14 +603,15 @@ def creator_seats(*, seats: list[SeatSpec], position: str) -> list[SeatSpec]:
     return [*seats[:index], SeatSpec("creator"), *seats[index:]]
 
 
-def _no_longer_open(match: Match, seats: list[Seat], user: User) -> ServiceError:
+def _no_longer_open(match: Match, seats: list[Seat], user: User, *, joining: bool = False) -> ServiceError:
     """Why a match that was open a moment ago takes no join, acceptance or withdrawal now,
     in the words of what happened (a race lost, a second tab, a creator who withdrew)."""
     seat = _seat_of(seats, user)
     if match.status == Status.ACTIVE and seat is None:
         return ServiceError(SEAT_TAKEN)
-    if match.status == Status.ACTIVE and seat.accepted and seat.user_id != match.created_by_id:
-        return ServiceError(f"{ALREADY_ACCEPTED} {NOT_OPEN_ANY_MORE[Status.ACTIVE]}")
+    if match.status == Status.ACTIVE and seat.accepted and (joining or seat.user_id != match.created_by_id):
+        # "Join" pressed twice took a seat, it accepted no invitation.
+        return ServiceError(f"{ALREADY_SEATED if joining else ALREADY_ACCEPTED} {NOT_OPEN_ANY_MORE[Status.ACTIVE]}")
     return ServiceError(NOT_OPEN_ANY_MORE.get(match.status, NOT_OPEN))
 
 
@@ -619,7 +620,7 @@ def match_join(*, match_id: int, user: User) -> Match:
     match = _lock_match(match_id)
     seats = _seats_locked(match)
     if match.status != Status.OPEN:
-        raise _no_longer_open(match, seats, user)
+        raise _no_longer_open(match, seats, user, joining=True)
     if mine := _seat_of(seats, user):
         raise ServiceError(ALREADY_SEATED if mine.accepted else ACCEPT_INSTEAD)
     seat = next((seat for seat in seats if seat.is_open), None)

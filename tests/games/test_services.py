@@ -66,6 +66,15 @@ def test_an_open_challenge_starts_when_someone_joins(alice, bob, carol):
     assert [seat.user for seat in match.seats.all()] == [alice, bob]
 
 
+def test_join_pressed_again_after_the_match_started_says_you_have_a_seat(alice, bob):
+    """A second tab's Join: the first took the last seat and started the match; nobody was invited."""
+    match = services.match_create(creator=alice, game_slug="mancala", options={},
+                                  seats=[SeatSpec("creator"), SeatSpec("open")])
+    services.match_join(match_id=match.pk, user=bob)
+    with pytest.raises(services.ServiceError, match=r"^You already have a seat in this match\. This match has already"):
+        services.match_join(match_id=match.pk, user=bob)
+
+
 def test_a_second_answer_to_an_invitation_says_what_the_first_did(alice, bob, carol):
     """Accept (or Decline) pressed again in a second tab, or racing the creator's withdrawal."""
     seats = [SeatSpec("creator"), SeatSpec("user", username="bob"), SeatSpec("user", username="carol")]
