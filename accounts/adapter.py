@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from allauth.account.adapter import DefaultAccountAdapter
+from allauth.account.models import EmailAddress
 from allauth.core import context as allauth_context
 from django import forms
 from django.conf import settings
@@ -25,6 +26,18 @@ class AccountAdapter(DefaultAccountAdapter):
         if not shallow and looks_taken(username, User.objects.all()):
             raise forms.ValidationError(NAME_LOOKS_TAKEN.format(name=username))
         return username
+
+    def can_delete_email(self, email_address: EmailAddress) -> bool:
+        # allauth lets a player who signs in by username remove the last address; with
+        # confirmation mandatory they could then not sign in again, nor get a new password.
+        if not email_address.pk:
+            return super().can_delete_email(email_address)
+        others_confirmed = EmailAddress.objects.filter(user_id=email_address.user_id, verified=True).exclude(
+            pk=email_address.pk
+        )
+        if email_address.primary or (email_address.verified and not others_confirmed.exists()):
+            return False
+        return super().can_delete_email(email_address)
 
     def send_mail(self, template_prefix: str, email: str, context: dict) -> None:
         # django.contrib.sites is not installed, so allauth's site would be named after the

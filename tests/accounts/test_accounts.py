@@ -496,3 +496,16 @@ def test_a_confirmed_address_is_not_asked_to_confirm_again(client, alice):
 def test_the_email_page_still_needs_a_signed_in_player(client, db):
     response = client.get(reverse("account_email"))
     assert response.status_code == 302 and reverse("account_login") in response["Location"]
+
+
+def test_the_last_confirmed_address_cannot_be_removed(client, alice):
+    """Removed, it left an account nobody could sign in to (confirmation is mandatory) nor reset."""
+    client.force_login(alice)
+    page = client.post(reverse("account_email"), {"email": "alice@example.com", "action_remove": ""}, follow=True)
+    assert EmailAddress.objects.filter(user=alice, email="alice@example.com", verified=True).exists()
+    assert "alice@example.com stays: it is your main confirmed address" in page.content.decode()
+    assert re.search(r'<button\s+class="danger"[^>]*name="action_remove"', page.content.decode()), "Remove looks it"
+
+    spare = EmailAddress.objects.create(user=alice, email="alice2@example.com", verified=False, primary=False)
+    client.post(reverse("account_email"), {"email": spare.email, "action_remove": ""})
+    assert not EmailAddress.objects.filter(pk=spare.pk).exists(), "a second, unconfirmed address can go"

@@ -127,7 +127,8 @@ def test_no_page_scrolls_sideways_on_a_phone(phone, live_server, db, monkeypatch
         assert phone.evaluate(SPLIT_NUMBERS) == [], path
         assert phone.evaluate(SPLIT_WORDS) == [], path
         # A Mesopotamia map that scrolls in its box opens with the Temple in view, its key too,
-        # says it scrolls (above the map, seen before the map is scrolled past), and shows the hexes the player may choose as well where they fit.
+        # says it scrolls (above the map, seen before the map is scrolled past), and shows the
+        # hexes the player may choose as well where they fit.
         if (seen := phone.evaluate(MAP_IN_VIEW)) is not None:
             assert seen == [True, True, True, True], path
         # A Jeexa puzzle that scrolls in its box says so underneath; one that fits does not.
