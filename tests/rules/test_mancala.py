@@ -475,6 +475,12 @@ def test_load_refuses_something_that_is_not_a_mancala_position():
             "Player 1 sows tile 4: 1 coin and relays once; Player 2 has no coin left on their tiles, so the game "
             "ends (2 coins on Player 1's tiles stay out of the count).",
         ),
+        (
+            position((0, 0, 0, 1, 0, 0), (0, 0, 0, 0, 0, 0), variant=NIGERIAN),
+            "4",
+            "Player 1 sows tile 4: 1 coin; Player 2 has no coin left on their tiles, so the game ends (1 coin on "
+            "Player 1's tiles stays out of the count).",
+        ),
     ],
 )
 def test_describe_tells_the_move_in_one_plain_line(state, move, line):

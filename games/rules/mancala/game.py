@@ -196,7 +196,8 @@ def _consequences(seat: int, turn: Turn, variant: str) -> list[str]:
         return [f"{STALL_LIMIT} moves in a row banked no coin, so the game ends", *_swept(turn.swept)]
     if turn.over and variant == NIGERIAN:
         left = side(turn.board, seat)
-        stays = f" ({coins(left)} on {player(seat)}'s tiles stay out of the count)" if left else ""
+        verb = "stays" if left == 1 else "stay"
+        stays = f" ({coins(left)} on {player(seat)}'s tiles {verb} out of the count)" if left else ""
         return [f"{player(1 - seat)} has no coin left on their tiles, so the game ends{stays}"]
     if turn.over:
         ends = "neither player can move, so the game ends" if turn.passed is not None else "the game ends"
