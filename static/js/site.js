@@ -125,7 +125,7 @@ document.addEventListener("htmx:afterSettle", markOverflowingPuzzles);
 window.addEventListener("resize", markOverflowingPuzzles);
 
 // A Mesopotamia map wider than a phone scrolls in its box: open it with the Temple and the
-// hexes the player may choose (dashed) in the middle (the map grows in every direction; the
+// hexes the player may choose or click (dashed, where discoveries go too) in the middle (the map grows in every direction; the
 // choices were cut off at the edge), and keep where the player scrolled it to when a move
 // redraws it.
 let mapScrolledTo = null;
@@ -144,10 +144,16 @@ function placeMap() {
     return;
   }
   const box = map.getBoundingClientRect();
-  const spots = [temple, ...map.querySelectorAll(".meso-choice")].map((hex) => hex.getBoundingClientRect());
-  const left = Math.min(...spots.map((spot) => spot.left));
-  const right = Math.max(...spots.map((spot) => spot.right));
-  map.scrollLeft += (left + right) / 2 - (box.left + box.width / 2);
+  const choices = [...map.querySelectorAll(".meso-choice, .meso-clickable, .meso-ghost")]
+    .map((hex) => hex.getBoundingClientRect());
+  const middle = (spots) => {
+    const left = Math.min(...spots.map((spot) => spot.left));
+    const right = Math.max(...spots.map((spot) => spot.right));
+    return [(left + right) / 2, right - left <= box.width];
+  };
+  let [centre, fits] = middle([temple.getBoundingClientRect(), ...choices]);
+  if (!fits && choices.length) [centre] = middle(choices);  // the choices matter more than the Temple
+  map.scrollLeft += centre - (box.left + box.width / 2);
 }
 document.addEventListener("DOMContentLoaded", placeMap);
 document.addEventListener("htmx:afterSettle", placeMap);
