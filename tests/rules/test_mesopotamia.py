@@ -342,6 +342,8 @@ def test_a_stone_into_the_temple_builds_it_maximum_and_mana_rise():
     assert tribe(state, "b1") == Tribe(TEMPLE)
     assert state.players[0].max_mana == 4 and state.players[0].mana == 1 and state.stones_used == 1
     assert GAME.conserved(state)["stone"] == 20
+    before = play(turn(start()), "move b1 se", "move b1 se", "carry b1 stone")
+    assert "delivers a stone to the temple: mana 1 of 4" in GAME.describe(before, 0, "move b1 nw"), "the rules' words"
 
 
 def test_the_maximum_stops_at_eight_and_mana_never_passes_it():

@@ -464,7 +464,7 @@ def _temple_stone(work: Work, index: int) -> None:
     work.set(stones_used=work.stones_used + 1)
     _raise_mana(work, seat)
     player = work.player(seat)
-    work.events.append(f"builds the temple: mana {player.mana} of {player.max_mana}")
+    work.events.append(f"delivers a stone to the temple: mana {player.mana} of {player.max_mana}")
 
 
 def _raise_mana(work: Work, seat: int) -> None:
