@@ -86,12 +86,15 @@ def test_a_player_whose_seat_the_ai_took_still_finds_the_match_among_theirs(clie
 
 
 def test_lobby_shows_open_challenges_and_invitations(alice_client, alice, bob):
-    services.match_create(creator=bob, game_slug="mancala", options={"variant": "kalah"},
-                          seats=[services.SeatSpec("creator"), services.SeatSpec("open")])
+    challenge = services.match_create(creator=bob, game_slug="mancala", options={"variant": "kalah"},
+                                      seats=[services.SeatSpec("creator"), services.SeatSpec("open")])
     services.match_create(creator=bob, game_slug="mancala", options={},
                           seats=[services.SeatSpec("creator"), services.SeatSpec("user", username="alice")])
     html = alice_client.get(reverse("lobby")).content.decode()
     assert "Open challenges" in html and "Kalah" in html and ">Join<" in html
+    link = f'<a href="{reverse("match_detail", args=[challenge.pk])}">Mancala #{challenge.pk}</a>'
+    assert link in html, "a challenge can be looked at before joining"
+    assert alice_client.get(reverse("match_detail", args=[challenge.pk])).status_code == 200
     assert "Invitations" in html and "Accept" in html
 
 
