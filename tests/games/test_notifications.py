@@ -578,7 +578,7 @@ def test_an_invitation_says_the_clock_before_the_player_accepts(alice, bob, clie
     lobby = client.get(reverse("lobby")).content.decode()
     invited = lobby[lobby.index(f"Mancala #{waiting.pk}</a>"):]
     assert invited.index(waiting.clock_terms) < invited.index("Accept")
-    offered = lobby[lobby.index(f"Mancala #{challenge.pk}<br>"):]
+    offered = lobby[lobby.index(f"Mancala #{challenge.pk}</a><br>"):]
     assert offered.index("Time bank: 3 days, +1 day per move, at most 5 days; when a clock runs out: ") < offered.index(
         "Join")
 
