@@ -125,9 +125,10 @@ document.addEventListener("htmx:afterSettle", markOverflowingPuzzles);
 window.addEventListener("resize", markOverflowingPuzzles);
 
 // A Mesopotamia map wider than a phone scrolls in its box: open it with the Temple and the
-// hexes the player may choose or click (dashed, where discoveries go too) in the middle (the map grows in every direction; the
-// choices were cut off at the edge), and keep where the player scrolled it to when a move
-// redraws it.
+// hexes the player may choose or click (dashed, where discoveries go too) in the middle, or
+// those hexes alone where the Temple does not fit beside them (the map grows in every
+// direction; the choices were cut off at the edge), and keep where the player scrolled it to
+// when a move redraws it.
 let mapScrolledTo = null;
 document.addEventListener("htmx:beforeSwap", () => {
   const map = document.querySelector(".meso-map");
