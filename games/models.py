@@ -221,7 +221,7 @@ def seat_names(seats: list[Seat]) -> dict[int, str]:
     names = {}
     for seat in seats:
         name = seat.occupant_name
-        names[seat.number] = name if count[name] == 1 else f"{name} (player {seat.number + 1})"
+        names[seat.number] = name if count[name] == 1 else with_detail(name, f"player {seat.number + 1}")
     return names
 
 
@@ -248,7 +248,7 @@ def _days(count: int | None) -> str:
 
 PLAYER_NUMBER = re.compile(r"\bPlayer ([1-9])\b")  # how the Mancala and Jeexa engines name seats
 CAPITALISED = re.compile(r"\b([A-Z][a-z]+)\b('s)?")  # Mecca and Mesopotamia name a player by colour ("Green")
-SEAT_NUMBER = re.compile(r" \(player \d\)$")  # seat_names' way of telling same-named seats apart
+SEAT_NUMBER = re.compile(r"(?:, player \d(?=\)$)| \(player \d\)$)")  # seat_names' way of telling same names apart
 
 
 def with_player_names(text: str, names: dict[int, str], colours: dict[int, str] | None = None) -> str:
@@ -274,9 +274,13 @@ def with_player_names(text: str, names: dict[int, str], colours: dict[int, str] 
 
 def with_colour(name: str, colour: str) -> str:
     """A seat's name with its colour words: "Bob (red)", and "AI (Easy, red)", not
-    "AI (Easy) (player 2) (red)": the colour tells two AI (Easy) seats apart."""
-    name = SEAT_NUMBER.sub("", name)
-    return f"{name[:-1]}, {colour})" if name.endswith(")") else f"{name} ({colour})"
+    "AI (Easy, player 2, red)": the colour tells two AI (Easy) seats apart."""
+    return with_detail(SEAT_NUMBER.sub("", name), colour)
+
+
+def with_detail(name: str, detail: str) -> str:
+    """"Bob (red)", and "AI (Easy, red)" rather than "AI (Easy) (red)"."""
+    return f"{name[:-1]}, {detail})" if name.endswith(")") else f"{name} ({detail})"
 
 
 class MoveRecord(models.Model):

@@ -161,10 +161,10 @@ def test_the_log_names_players_as_they_were_when_they_moved(match, alice, bob, s
 
 
 def test_engine_sentences_name_every_player_they_mention():
-    names = {0: "Alice", 1: "Bob", 2: "AI (Strong) (player 3)"}
+    names = {0: "Alice", 1: "Bob", 2: "AI (Strong, player 3)"}
     line = "Player 1 uses a joker: steals the purple 3 at 1,2 from Player 3. Player 2 rolled 5."
     assert models.with_player_names(line, names) == (
-        "Alice uses a joker: steals the purple 3 at 1,2 from AI (Strong) (player 3). Bob rolled 5.")
+        "Alice uses a joker: steals the purple 3 at 1,2 from AI (Strong, player 3). Bob rolled 5.")
     assert models.with_player_names("Player 4 rolled 2 (Player 12).", names) == "Player 4 rolled 2 (Player 12)."
     colours = {0: "Yellow", 1: "Red", 2: "Green"}
     assert models.with_player_names("Red places a pilgrim on f3; Green's turn.", names, colours) == (

@@ -370,8 +370,8 @@ def test_the_result_names_every_winner_and_tells_same_named_seats_apart(alice, a
         status=Status.FINISHED, result={"scores": [9, 12, 12, 12], "winners": [1, 2, 3], "reason": "played out"}
     )
     page = " ".join(strip_tags(alice_client.get(reverse("match_detail", args=[match.pk])).content.decode()).split())
-    assert ("AI (Strong) (player 2), AI (Strong) (player 3) and AI (Strong) (player 4) share the win. "
-            "Score: Alice 9, AI (Strong) (player 2) 12, AI (Strong) (player 3) 12, AI (Strong) (player 4) 12.") in page
+    assert ("AI (Strong, player 2), AI (Strong, player 3) and AI (Strong, player 4) share the win. "
+            "Score: Alice 9, AI (Strong, player 2) 12, AI (Strong, player 3) 12, AI (Strong, player 4) 12.") in page
 
 
 def test_waiting_for_names_the_seat_to_act(alice_client, match, alice, bob):
