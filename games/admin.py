@@ -133,7 +133,8 @@ class AbortForm(forms.Form):
 
 class ReplaceSeatForm(forms.Form):
     seat = forms.IntegerField(min_value=1, help_text="Seat number, from 1.")
-    level = forms.IntegerField(min_value=1, initial=1, help_text="AI level (1 is the weakest).")
+    level = forms.TypedChoiceField(coerce=int, initial=1, choices=lambda: sorted(
+        {level: f"{level}: {name}" for game in all_games() for level, name in game.ai_levels.items()}.items()))
     reason = forms.CharField(max_length=200, initial="Replaced by staff.")
 
 

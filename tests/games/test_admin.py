@@ -196,6 +196,7 @@ def test_the_replace_seat_action_asks_which_seat_then_hands_it_to_the_ai(staff_c
     assert form_page.status_code == 200
     assertTemplateUsed(form_page, "admin/games/replace_seat.html")
     assertContains(form_page, "Seat 2: Bob")
+    assertContains(form_page, '<option value="2">2: Strong</option>', html=True)  # levels by name, not a bare number
     assertContains(form_page, f'<input type="hidden" name="_selected_action" value="{match.pk}">', html=True)
     assert Seat.objects.get(match=match, number=1).user is not None, "nothing changes before the form is sent"
 
