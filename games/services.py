@@ -99,6 +99,7 @@ BAD_DAYS_PER_MOVE = "Choose 1, 2, 3, 5, 7 or 14 days per move."
 BAD_TIME_BANK = "A time bank needs at least one day to start with, and a cap no smaller than that."
 UNKNOWN_TIME_CONTROL = "There is no such time control."
 NO_RUNNING_CLOCK = "That seat has no clock running."
+NO_TIME_LIMIT = "This match has no time limit, so there is no deadline to extend."
 EXTENSION_NEEDS_REASON = "Say why the deadline is extended."
 ALREADY_ON_VACATION = "You are on vacation already, so no new vacation was started."
 VACATION_TOO_LONG = "You have {left} vacation day{s} left this year."
@@ -1087,6 +1088,8 @@ def seat_deadline_extend(*, match_id: int, seat_number: int, hours: int, actor: 
     match = _lock_match(match_id)
     if match.status != Status.ACTIVE:
         raise ServiceError(NOT_IN_PLAY)
+    if match.time_control == TimeControl.NONE:
+        raise ServiceError(NO_TIME_LIMIT)
     seat = _seats_locked(match)[seat_number]
     if seat.deadline is None and seat.paused_seconds is None:
         raise ServiceError(NO_RUNNING_CLOCK)

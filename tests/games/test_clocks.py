@@ -250,6 +250,9 @@ def test_staff_extend_a_deadline_with_a_recorded_reason(clock, alice, bob, staff
     assert MatchEvent.objects.filter(match=match, reason__endswith="was given 1 more hour: Storm").exists()
     with pytest.raises(services.ServiceError, match="no clock"):
         services.seat_deadline_extend(match_id=match.pk, seat_number=1, hours=1, actor=staff, reason="x")
+    untimed = start_timed_match(alice, bob, clock=ClockSpec())
+    with pytest.raises(services.ServiceError, match=r"^This match has no time limit, so there is no deadline to"):
+        services.seat_deadline_extend(match_id=untimed.pk, seat_number=0, hours=1, actor=staff, reason="x")
 
 
 def test_an_extension_for_a_long_name_with_a_long_reason_is_recorded_whole(clock, alice, staff):
