@@ -257,14 +257,14 @@ class MatchAdmin(SecretsNotFiltered, admin.ModelAdmin):
                 self.message_user(request, apply(match, form.cleaned_data))
             except (services.ServiceError, IndexError) as error:
                 text = getattr(error, "message", "There is no such seat.")
-                self.message_user(request, f"Match {match.pk}: {text}", messages.WARNING)
+                self.message_user(request, f"{match}: {text}", messages.WARNING)
         return None
 
     @admin.action(description="Abort the selected matches", permissions=["change"])
     def abort_matches(self, request, queryset):
         def abort(match, data):
             services.match_abort(match_id=match.pk, actor=request.user, reason=data["reason"])
-            return f"Match {match.pk} aborted."
+            return f"{match} aborted."
 
         return self._form_action(request, queryset, AbortForm, "abort_matches", "Abort the selected matches", abort)
 
@@ -277,7 +277,7 @@ class MatchAdmin(SecretsNotFiltered, admin.ModelAdmin):
                 until = f"until {date_format(timezone.localtime(seat.deadline), 'j F Y, H:i T')}"
             else:  # a vacation stopped the clock
                 until = f"{duration(seat.paused_seconds)} left once the vacation ends"
-            return f"Match {match.pk}: seat {data['seat']} now has {until}."
+            return f"{match}: Seat {data['seat']} now has {until}."
 
         return self._form_action(request, queryset, ExtendDeadlineForm, "extend_deadline",
                                  "Extend a seat's deadline", extend)
@@ -288,7 +288,7 @@ class MatchAdmin(SecretsNotFiltered, admin.ModelAdmin):
             services.seat_replace_by_ai(match_id=match.pk, seat_number=data["seat"] - 1, level=data["level"],
                                         actor=request.user, reason=data["reason"])
             level = match.game_obj.ai_levels.get(data["level"], data["level"])
-            return f"Match {match.pk}: the AI ({level}) plays seat {data['seat']}."
+            return f"{match}: The AI ({level}) plays seat {data['seat']}."
 
         return self._form_action(request, queryset, ReplaceSeatForm, "replace_seat_by_ai",
                                  "Replace a seat by the AI", replace)

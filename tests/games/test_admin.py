@@ -174,8 +174,8 @@ def test_the_abort_action_asks_why_then_aborts_through_the_service(staff_client,
                                  follow=True)
 
     texts = [str(message) for message in response.context["messages"]]
-    assert f"Match {in_play.pk} aborted." in texts
-    assert f"Match {aborted.pk}: This match is already cancelled." in texts
+    assert f"{in_play} aborted." in texts
+    assert f"{aborted}: This match is already cancelled." in texts
     in_play.refresh_from_db()
     assert in_play.status == Status.ABORTED and in_play.finished_at is not None
     assert not in_play.seats.filter(to_act=True).exists()
@@ -205,7 +205,7 @@ def test_the_replace_seat_action_asks_which_seat_then_hands_it_to_the_ai(staff_c
         response = staff_client.post(CHANGELIST, {**chosen, "apply": "Replace the seat", "seat": "1", "level": "1",
                                                   "reason": "Alice left the site"})
     assert response.status_code == 302
-    assert [str(m) for m in get_messages(response.wsgi_request)] == [f"Match {match.pk}: the AI (Easy) plays seat 1."]
+    assert [str(m) for m in get_messages(response.wsgi_request)] == [f"{match}: The AI (Easy) plays seat 1."]
     seat = Seat.objects.get(match=match, number=0)
     assert (seat.user, seat.ai_level, seat.accepted) == (None, 1, True)
     event = MatchEvent.objects.filter(match=match).last()
@@ -219,7 +219,7 @@ def test_the_replace_seat_action_warns_about_a_seat_that_does_not_exist(staff_cl
     response = staff_client.post(CHANGELIST, {"action": "replace_seat_by_ai", "_selected_action": [match.pk],
                                               "apply": "Replace the seat", "seat": "3", "level": "1",
                                               "reason": "Typo"}, follow=True)
-    assert [str(message) for message in response.context["messages"]] == [f"Match {match.pk}: There is no such seat."]
+    assert [str(message) for message in response.context["messages"]] == [f"{match}: There is no such seat."]
     assert not Seat.objects.filter(match=match, ai_level__isnull=False).exists()
 
 
@@ -430,13 +430,13 @@ def test_staff_see_the_clocks_and_pending_notifications_and_extend_a_deadline_wi
     due = Notification.objects.filter(match=match, kind="reminder", sent_at__isnull=True).order_by("due_at")
     assert due.first().due_at > clock.now + timedelta(days=1), "reminders follow the new deadline"
     until = timezone.localtime(deadline + timedelta(hours=48)).strftime("%-d %B %Y, %H:%M")
-    assert f"Match {match.pk}: seat 1 now has until {until}" in next(str(m) for m in response.context["messages"])
+    assert f"{match}: Seat 1 now has until {until}" in next(str(m) for m in response.context["messages"])
 
     services.vacation_start(user_id=alice.pk, days=3)  # her clock stops with 4 days left
     response = staff_client.post(CHANGELIST, {**chosen, "apply": "1", "seat": "1", "hours": "24",
                                               "reason": "More"}, follow=True)
     assert [str(m) for m in response.context["messages"]] == [
-        f"Match {match.pk}: seat 1 now has 5 d 0 h left once the vacation ends."]
+        f"{match}: Seat 1 now has 5 d 0 h left once the vacation ends."]
 
 
 def test_a_matchs_change_page_makes_as_many_queries_after_thirty_moves_as_after_five(staff_client, alice, bob):
