@@ -167,6 +167,8 @@ def test_the_abort_action_asks_why_then_aborts_through_the_service(staff_client,
 
     form_page = staff_client.post(CHANGELIST, chosen)
     assert form_page.status_code == 200 and "Emailed to every player" in form_page.content.decode()
+    listed = form_page.content.decode()
+    assert f"<li>{in_play}: " in listed and f"<li>{aborted} (cancelled): " in listed, "what cannot be aborted shows"
     in_play.refresh_from_db()
     assert in_play.status == Status.ACTIVE, "nothing happens before the form is sent"
 
