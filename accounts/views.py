@@ -111,7 +111,9 @@ def unsubscribe_view(request, token: str):
         if stopped:  # the link opened again: say so rather than ask once more
             return render(request, "accounts/unsubscribe.html",
                           {**context, "done": ALREADY_UNSUBSCRIBED.format(topic=unsubscribe.TOPICS[topic])})
-        return render(request, "accounts/unsubscribe.html", {**context, "topic": unsubscribe.TOPICS[topic]})
+        # Which account: the link may have been forwarded, or the reader has several.
+        return render(request, "accounts/unsubscribe.html",
+                      {**context, "topic": unsubscribe.TOPICS[topic], "owner": user})
     if topic == unsubscribe.REMINDERS:
         User.objects.filter(pk=user_id).update(reminders="")
     else:

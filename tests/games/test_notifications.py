@@ -68,7 +68,9 @@ def test_a_your_turn_email_has_a_one_click_unsubscribe_link_and_headers(clock, a
     assert message.extra_headers["List-Unsubscribe"].endswith(f"{path}>")
     assert message.extra_headers["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
 
-    assert "Unsubscribe" in client.get(path).content.decode(), "GET only asks"
+    asked = client.get(path).content.decode()
+    assert "Unsubscribe" in asked, "GET only asks"
+    assert "Stop emails about your turn" in asked and "to Bob (bob@example.com)?" in asked, "says whose emails"
     bob.refresh_from_db()
     assert bob.turn_notice == "instant"
     done = client.post(path)
