@@ -207,22 +207,25 @@ class Seat(models.Model):
     @property
     def occupant_name(self) -> str:
         if self.is_ai:
-            label = self.match.game_obj.ai_levels.get(self.ai_level, self.ai_level)
-            return f"AI ({label})"
+            return self.ai_name(self.ai_level)
         if self.user_id is None:
             return "Open seat"
         return self.user.public_name
+
+    def ai_name(self, level: int) -> str:
+        return f"AI ({self.match.game_obj.ai_levels.get(level, level)})"
 
 
 def seat_names(seats: list[Seat]) -> dict[int, str]:
     """Each seat's name for a sentence, with its number where seats share a name (three
     "AI (Strong)" seats), so that "... wins" always says who."""
-    count = Counter(seat.occupant_name for seat in seats)
-    names = {}
-    for seat in seats:
-        name = seat.occupant_name
-        names[seat.number] = name if count[name] == 1 else with_detail(name, f"player {seat.number + 1}")
-    return names
+    return _told_apart({seat.number: seat.occupant_name for seat in seats})
+
+
+def _told_apart(names: dict[int, str]) -> dict[int, str]:
+    count = Counter(names.values())
+    return {number: name if count[name] == 1 else with_detail(name, f"player {number + 1}")
+            for number, name in names.items()}
 
 
 def scores_by_name(names: dict[int, str], scores: list[int]) -> str:
@@ -230,16 +233,34 @@ def scores_by_name(names: dict[int, str], scores: list[int]) -> str:
     return ", ".join(f"{names[number]} {points}" for number, points in enumerate(scores))
 
 
-def seat_names_at(seats: list[Seat], moves: list[MoveRecord], ply: int) -> dict[int, str]:
+def seat_names_at(seats: list[Seat], moves: list[MoveRecord], level_changes: list[MatchEvent],
+                  ply: int) -> dict[int, str]:
     """``seat_names`` as they were after ``ply`` moves: a seat the AI took over later still
-    bears its former player's name there, as the log, written at the time, does."""
-    names = seat_names(seats)
+    bears its former player's name there, and an AI whose level staff changed later its
+    former level, as the log, written at the time, does. ``level_changes`` oldest first."""
+    names = {}
     for seat in seats:
-        if seat.former_user_id is not None:
-            first_ai = next((move.ply for move in moves if move.seat == seat.number and move.by_ai), None)
-            if first_ai is None or ply <= first_ai:
-                names[seat.number] = seat.former_user.public_name
-    return names
+        if seat.former_user_id is not None and _before_the_ai_moved(seat, moves, ply):
+            names[seat.number] = seat.former_user.public_name
+        elif seat.is_ai:
+            names[seat.number] = seat.ai_name(_ai_level_at(seat, level_changes, ply))
+        else:
+            names[seat.number] = seat.occupant_name
+    return _told_apart(names)
+
+
+def _before_the_ai_moved(seat: Seat, moves: list[MoveRecord], ply: int) -> bool:
+    first_ai = next((move.ply for move in moves if move.seat == seat.number and move.by_ai), None)
+    return first_ai is None or ply <= first_ai
+
+
+def _ai_level_at(seat: Seat, level_changes: list[MatchEvent], ply: int) -> int:
+    """A change made after move N counts from position N + 1 (position N shows move N, made
+    at the former level); one made before the first move counts from the start."""
+    for change in level_changes:
+        if change.seat == seat.number and ply < (change.ply + 1 if change.ply else 0):
+            return change.former_ai_level
+    return seat.ai_level
 
 
 def _days(count: int | None) -> str:
@@ -319,6 +340,10 @@ class MatchEvent(models.Model):
     # Set for events shown in the move log (timeouts, seats taken by the AI, extensions): the
     # number of moves played when it happened.
     ply = models.PositiveIntegerField(null=True, blank=True)
+    # Set when staff change the level of an AI seat: the replay names that AI, before the
+    # change, at the level it played then.
+    seat = models.PositiveSmallIntegerField(null=True, blank=True)
+    former_ai_level = models.PositiveSmallIntegerField(null=True, blank=True)
 
     class Meta:
         ordering = ["created_at", "pk"]

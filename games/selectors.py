@@ -82,6 +82,11 @@ def match_moves(match: Match) -> list[MoveRecord]:
     return list(MoveRecord.objects.filter(match=match).order_by("ply"))
 
 
+def match_level_changes(match: Match) -> list[MatchEvent]:
+    """Staff changes of an AI seat's level, oldest first: the replay names each AI as it played."""
+    return list(MatchEvent.objects.filter(match=match, former_ai_level__isnull=False).order_by("ply", "pk"))
+
+
 def match_log_events(match: Match) -> list[MatchEvent]:
     """Events shown in the move log (timeouts, seats the AI took, extensions), by ply."""
     return list(MatchEvent.objects.filter(match=match, ply__isnull=False).order_by("ply", "pk"))

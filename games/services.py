@@ -184,11 +184,14 @@ def _set_status(match: Match, to: str, *, reason: str, actor: User | None = None
     _touch(match)
 
 
-def _record_event(match: Match, *, reason: str, actor: User | None = None, in_log: bool = False) -> None:
-    """A seating or clock change that keeps the status, kept beside the status changes."""
+def _record_event(match: Match, *, reason: str, actor: User | None = None, in_log: bool = False,
+                  level_change: tuple[int, int] | None = None) -> None:
+    """A seating or clock change that keeps the status, kept beside the status changes;
+    ``level_change`` is the seat whose AI level staff changed and its former level."""
+    seat, former_ai_level = level_change or (None, None)
     MatchEvent.objects.create(
         match=match, from_status=match.status, to_status=match.status, reason=reason, actor=actor,
-        ply=match.version if in_log else None,
+        ply=match.version if in_log else None, seat=seat, former_ai_level=former_ai_level,
     )
     _touch(match)
 
@@ -826,10 +829,11 @@ def seat_replace_by_ai(*, match_id: int, seat_number: int, level: int, actor: Us
     if seat.is_ai and seat.ai_level == level:
         raise ServiceError(f"The AI already plays seat {seat_number + 1} at that level.")
     if seat.is_ai:  # another level: staff make the game easier or harder for the others
-        seat.ai_level = level
+        former_level, seat.ai_level = seat.ai_level, level
         seat.save(update_fields=["ai_level"])
         _record_event(match, reason=f"Staff gave seat {seat_number + 1} to {seat.occupant_name} instead of "
-                                    f"{before}{because}", actor=actor, in_log=True)
+                                    f"{before}{because}", actor=actor, in_log=True,
+                      level_change=(seat_number, former_level))
         if match.status == Status.ACTIVE and seat.to_act:
             transaction.on_commit(partial(tasks.enqueue_ai_move, match.pk, match.version), robust=True)
         return match

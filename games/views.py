@@ -346,7 +346,7 @@ def match_replay(request, pk: int):
     seat_number = my_seat.number if my_seat else None
     view = game.view(state, seat_number)
     seats = list(match.seats.all())
-    names = seat_names_at(seats, moves, ply)
+    names = seat_names_at(seats, moves, selectors.match_level_changes(match), ply)
     colours = seat_colours(game.slug, view)
     context = {
         "match": match,

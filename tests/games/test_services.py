@@ -383,6 +383,7 @@ def test_staff_change_the_level_of_an_ai_seat_but_not_to_the_same_level(alice, s
     assert seat.ai_level == 2 and seat.former_user is None
     event = MatchEvent.objects.filter(match=match).last()
     assert event.reason == f"Staff gave seat {ai_seat + 1} to AI (Strong) instead of AI (Easy): Too easy."
+    assert (event.seat, event.former_ai_level) == (ai_seat, 1), "the replay names the AI as it played before"
 
 
 def test_an_invited_player_whose_seat_staff_give_the_ai_is_told_the_invitation_is_withdrawn(alice, bob, staff):

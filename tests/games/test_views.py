@@ -329,6 +329,43 @@ def test_the_replay_names_a_seat_as_it_was_before_the_ai_took_it(alice_client, a
     assert "AI (Easy)" in board_at() and "Bob" not in board_at()
 
 
+def play_against_the_ai(match, alice, count):
+    """``count`` moves, Alice's and the AI's (seat 1), each the easy AI's choice."""
+    for _ in range(count):
+        match.refresh_from_db()
+        state = MANCALA.load(match.state)
+        seat = MANCALA.to_act(state)[0]
+        services.move_submit(match_id=match.pk, user=None if seat else alice, ai_seat=seat or None,
+                             move=MANCALA.ai_move(state, seat, 1, seed=match.version), expected_version=match.version)
+    match.refresh_from_db()
+
+
+def replay_players(client, match, ply: int) -> str:
+    page = client.get(reverse("match_replay", args=[match.pk]), {"ply": ply}).content.decode()
+    return " ".join(strip_tags(re.search(r'<p class="replay-players">(.*?)</p>', page, re.S)[1]).split())
+
+
+def test_the_replay_names_an_ai_at_the_level_it_played_before_staff_changed_it(alice_client, alice, staff):
+    match = start_match(alice, ai_level=1)
+    play_against_the_ai(match, alice, 6)
+    services.seat_replace_by_ai(match_id=match.pk, seat_number=1, level=2, actor=staff, reason="Too easy")
+    play_against_the_ai(match, alice, 4)
+
+    assert replay_players(alice_client, match, 0) == "Players: Alice · AI (Easy)"
+    assert replay_players(alice_client, match, 6) == "Players: Alice · AI (Easy)", "move 6 came before the change"
+    assert replay_players(alice_client, match, 7) == "Players: Alice · AI (Strong)"
+    assert replay_players(alice_client, match, 10) == "Players: Alice · AI (Strong)"
+
+
+def test_the_replay_names_an_ai_whose_level_changed_before_the_first_move_at_its_new_level(alice_client, alice,
+                                                                                           staff):
+    match = start_match(alice, ai_level=1)
+    services.seat_replace_by_ai(match_id=match.pk, seat_number=1, level=2, actor=staff, reason="")
+    play_against_the_ai(match, alice, 2)
+
+    assert replay_players(alice_client, match, 0) == "Players: Alice · AI (Strong)"
+
+
 def test_the_replay_says_who_plays_which_colour(client, alice, bob):
     match = start_timed_match(alice, bob, game="mesopotamia")
     client.force_login(bob)
@@ -635,6 +672,8 @@ def test_query_counts_do_not_grow_with_the_number_of_moves(client, alice, bob, t
     client.force_login(alice)
     pages = [count_queries(client, "get", reverse("match_detail", args=[m.pk])) for m in (short, long)]
     assert pages[0] == pages[1]
+    replays = [count_queries(client, "get", reverse("match_replay", args=[m.pk])) for m in (short, long)]
+    assert replays[0] == replays[1]
     moves = []
     Notification.objects.update(sent_at=timezone.now())  # the same email work in both matches
     for m in (short, long):
