@@ -142,12 +142,14 @@ RESEND_WAIT = ("No email was sent: a confirmation went to that address less than
 
 
 ALREADY_CONFIRMED = "{email} is confirmed already, so no email was sent."
+ALREADY_PRIMARY = "{email} is your primary address already, so nothing changed."
 
 
 class EmailAddressesView(EmailView):
     """allauth's email page, saying why "Send the confirmation again" sent nothing (its
     rate limit, or an address confirmed already): the page used to come back unchanged, as
-    if the button did nothing, or a confirmed address was asked to confirm again."""
+    if the button did nothing, or a confirmed address was asked to confirm again; and that
+    "Make primary" on the primary address changes nothing."""
 
     def _action_send(self, request, *args, **kwargs):
         address = self._get_email_address(request)
@@ -158,6 +160,13 @@ class EmailAddressesView(EmailView):
         if not self._did_send_verification_email and address is not None:
             messages.info(request, RESEND_WAIT)
         return response
+
+    def _action_primary(self, request, *args, **kwargs):
+        address = self._get_email_address(request)
+        if address is not None and address.primary:  # allauth said "Primary email address set" and emailed a change
+            messages.info(request, ALREADY_PRIMARY.format(email=address.email))
+            return None
+        return super()._action_primary(request, *args, **kwargs)
 
 
 email_addresses = EmailAddressesView.as_view()

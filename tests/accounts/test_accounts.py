@@ -493,6 +493,20 @@ def test_a_confirmed_address_is_not_asked_to_confirm_again(client, alice):
     assert EmailAddress.objects.get(user=alice, email="alice@example.com").verified
 
 
+def test_making_the_primary_address_primary_says_it_is_already_and_changes_nothing(client, alice):
+    """allauth said "Primary email address set" and told the owner the address had changed."""
+    EmailAddress.objects.create(user=alice, email="alice2@example.com", verified=True, primary=False)
+    client.force_login(alice)
+    page = client.post(reverse("account_email"), {"email": "alice@example.com", "action_primary": ""}, follow=True)
+    html = page.content.decode()
+    assert "alice@example.com is your primary address already, so nothing changed." in html
+    assert "Primary email address set" not in html
+    assert mail.outbox == [], "no 'your email address has changed' notice"
+    alice.refresh_from_db()
+    assert alice.email == "alice@example.com" and alice.email_changed_at is None
+    assert EmailAddress.objects.get(user=alice, primary=True).email == "alice@example.com"
+
+
 def test_the_email_page_still_needs_a_signed_in_player(client, db):
     response = client.get(reverse("account_email"))
     assert response.status_code == 302 and reverse("account_login") in response["Location"]
