@@ -9,6 +9,7 @@ from django import forms
 from django.conf import settings
 from django.contrib.sites.requests import RequestSite
 from django.core.mail import EmailMessage
+from django.urls import reverse
 
 from accounts.forms import NAME_LOOKS_TAKEN, NAME_TAKEN, looks_taken, name_problem
 from accounts.models import User
@@ -38,6 +39,13 @@ class AccountAdapter(DefaultAccountAdapter):
         if email_address.primary or (email_address.verified and not others_confirmed.exists()):
             return False
         return super().can_delete_email(email_address)
+
+    def get_email_verification_redirect_url(self, email_address: EmailAddress) -> str:
+        # Signed in, a player confirms an address they added on the email page: back there to
+        # see it confirmed, not to "My matches". (Confirming at sign-up signs in and goes on as before.)
+        if self.request.user.is_authenticated:
+            return reverse("account_email")
+        return super().get_email_verification_redirect_url(email_address)
 
     def send_mail(self, template_prefix: str, email: str, context: dict) -> None:
         # django.contrib.sites is not installed, so allauth's site would be named after the

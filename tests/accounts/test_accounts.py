@@ -71,7 +71,7 @@ def test_confirming_the_email_logs_the_player_in(client, db):
     confirm_url = link_in(mail.outbox[0])
     assert "Confirm" in client.get(confirm_url).content.decode()
     response = client.post(confirm_url)
-    assert response.status_code == 302
+    assert response.status_code == 302 and response["Location"] == reverse("dashboard")
     assert client.get(reverse("dashboard")).status_code == 200
     user = User.objects.get(username="dora")
     assert user.emailaddress_set.get().verified
@@ -505,6 +505,16 @@ def test_making_the_primary_address_primary_says_it_is_already_and_changes_nothi
     alice.refresh_from_db()
     assert alice.email == "alice@example.com" and alice.email_changed_at is None
     assert EmailAddress.objects.get(user=alice, primary=True).email == "alice@example.com"
+
+
+def test_confirming_an_added_address_while_signed_in_goes_back_to_the_email_page(client, alice):
+    client.force_login(alice)
+    client.post(reverse("account_email"), {"email": "alice2@example.com", "action_add": ""})
+    confirm_url = link_in(mail.outbox[0])
+    response = client.post(confirm_url)
+    assert response.status_code == 302 and response["Location"] == reverse("account_email"), "not to My matches"
+    assert EmailAddress.objects.get(user=alice, email="alice2@example.com").verified
+    assert "You have confirmed alice2@example.com." in client.get(response["Location"]).content.decode()
 
 
 def test_the_email_page_still_needs_a_signed_in_player(client, db):
