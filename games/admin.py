@@ -126,20 +126,23 @@ class NotificationInline(ReadOnlyInline):
         return super().get_queryset(request).select_related("user")
 
 
+SEAT_HELP = "Seat number, from 1: the same seat in every match listed above."
+
+
 class AbortForm(forms.Form):
     reason = forms.CharField(max_length=200, required=False,
                              help_text="Emailed to every player and shown in the move log.")
 
 
 class ReplaceSeatForm(forms.Form):
-    seat = forms.IntegerField(min_value=1, help_text="Seat number, from 1.")
+    seat = forms.IntegerField(min_value=1, help_text=SEAT_HELP)
     level = forms.TypedChoiceField(coerce=int, initial=1, choices=lambda: sorted(
         {level: f"{level}: {name}" for game in all_games() for level, name in game.ai_levels.items()}.items()))
     reason = forms.CharField(max_length=200, initial="Replaced by staff.")
 
 
 class ExtendDeadlineForm(forms.Form):
-    seat = forms.IntegerField(min_value=1, help_text="Seat number, from 1.")
+    seat = forms.IntegerField(min_value=1, help_text=SEAT_HELP)
     hours = forms.IntegerField(min_value=1, max_value=24 * 60, initial=24)
     reason = forms.CharField(max_length=150, help_text="Recorded in the match's events and move log.")
 
