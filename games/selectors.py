@@ -10,6 +10,7 @@ from accounts.models import User
 from games.models import Match, MatchEvent, MoveRecord, Seat, Status, poll_token
 
 FAR_FUTURE = datetime.max.timestamp()
+LATEST_FINISHED = 20  # finished matches on My matches; the rest are a page away
 
 
 def _with_seats(matches: QuerySet[Match]) -> QuerySet[Match]:
@@ -18,20 +19,12 @@ def _with_seats(matches: QuerySet[Match]) -> QuerySet[Match]:
 
 def matches_of(user: User) -> list[Match]:
     """The player's matches: "your turn" first (the least time left first), then the rest in
-    play, waiting, and the latest finished. Matches whose seat the AI took from the player
-    are there too (``seated`` is False): the player may still watch them."""
-    seat_of_user = Seat.objects.filter(match=OuterRef("pk"), user=user)
-    # From the player's own seats (indexed by user), not a test run on every match on the site.
-    mine = Seat.objects.filter(Q(user=user) | Q(former_user=user)).values("match_id")
-    matches = _with_seats(
-        Match.objects.filter(pk__in=mine)
-        .annotate(seated=Exists(seat_of_user),
-                  my_turn=Exists(seat_of_user.filter(to_act=True)),
-                  my_deadline=Subquery(seat_of_user.filter(to_act=True).values("deadline")[:1]))
-        .order_by("-created_at")
-    )
+    play, waiting, and the latest finished (all of them: ``finished_matches_of``). Matches
+    whose seat the AI took from the player are there too (``seated`` is False): the player
+    may still watch them."""
+    matches = _of_player(user)
     live = list(matches.filter(status__in=[Status.ACTIVE, Status.OPEN]))
-    done = list(matches.filter(status__in=[Status.FINISHED, Status.ABORTED])[:20])
+    done = list(finished_matches_of(user)[:LATEST_FINISHED])
     order = {Status.ACTIVE: 1, Status.OPEN: 2}
     live.sort(key=lambda m: (
         not m.my_turn, order[m.status],
@@ -39,6 +32,25 @@ def matches_of(user: User) -> list[Match]:
         -(m.last_move_at or m.created_at).timestamp(),
     ))
     return live + done
+
+
+def finished_matches_of(user: User) -> QuerySet[Match]:
+    """The player's finished and aborted matches, newest first (a page at a time)."""
+    return _of_player(user).filter(status__in=[Status.FINISHED, Status.ABORTED])
+
+
+def _of_player(user: User) -> QuerySet[Match]:
+    """Every match the player has or had a seat in, newest first, with their seat's turn and deadline."""
+    seat_of_user = Seat.objects.filter(match=OuterRef("pk"), user=user)
+    # From the player's own seats (indexed by user), not a test run on every match on the site.
+    mine = Seat.objects.filter(Q(user=user) | Q(former_user=user)).values("match_id")
+    return _with_seats(
+        Match.objects.filter(pk__in=mine)
+        .annotate(seated=Exists(seat_of_user),
+                  my_turn=Exists(seat_of_user.filter(to_act=True)),
+                  my_deadline=Subquery(seat_of_user.filter(to_act=True).values("deadline")[:1]))
+        .order_by("-created_at", "-pk")
+    )
 
 
 def matches_to_act(user: User) -> list[Match]:

@@ -5,6 +5,7 @@ from games import views
 urlpatterns = [
     path("", views.home, name="home"),
     path("dashboard/", views.dashboard, name="dashboard"),
+    path("dashboard/finished/", views.finished_matches, name="finished_matches"),
     path("lobby/", views.lobby, name="lobby"),
     path("new/<slug:slug>/", views.match_new, name="match_new"),
     path("games/<slug:slug>/rules/", views.game_rules, name="game_rules"),

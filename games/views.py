@@ -12,6 +12,7 @@ from functools import wraps
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.core.paginator import Paginator
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
@@ -35,6 +36,7 @@ FORM_SENT_AGAIN = ("That form was sent already and made this match, so no second
 FORMS_SENT = "match_forms_sent"  # session key: each new-match form's token and choices -> the match it made
 FORMS_REMEMBERED = 20
 POLL_SECONDS = 3
+FINISHED_PER_PAGE = 25
 
 
 def home(request):
@@ -46,11 +48,21 @@ def home(request):
 @login_required
 @require_GET
 def dashboard(request):
+    matches = selectors.matches_of(request.user)
     return render(request, "games/dashboard.html", {
-        "matches": selectors.matches_of(request.user),
+        "matches": matches,
+        "has_finished": any(match.status in (Status.FINISHED, Status.ABORTED) for match in matches),
         "invitations": selectors.invitations_for(request.user),
         "now": timezone.now(),
     })
+
+
+@login_required
+@require_GET
+def finished_matches(request):
+    """Every finished match of the player, a page at a time (My matches lists the latest)."""
+    page = Paginator(selectors.finished_matches_of(request.user), FINISHED_PER_PAGE).get_page(request.GET.get("page"))
+    return render(request, "games/finished.html", {"page": page, "now": timezone.now()})
 
 
 @login_required

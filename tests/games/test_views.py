@@ -16,7 +16,9 @@ from games import selectors, services
 from games.engine import get_game
 from games.forms import NO_ONE_ELSE
 from games.models import Match, MoveRecord, Notification, Status
+from games.selectors import LATEST_FINISHED
 from games.services import ClockSpec, SeatSpec
+from games.views import FINISHED_PER_PAGE
 from tests.conftest import start_match
 from tests.games.conftest import start_timed_match
 
@@ -758,3 +760,42 @@ def test_the_mesopotamia_replay_does_not_ask_for_clicks(client, alice, bob):
     replay = client.get(reverse("match_replay", args=[match.pk]) + "?ply=0").content.decode()
     assert "click one to make that move" in playing
     assert "click one to make that move" not in replay and "The map of Mesopotamia" in replay
+
+
+def test_every_finished_match_can_be_found_a_page_at_a_time(client, alice, bob):
+    """My matches lists the latest finished matches; the rest are on the finished page,
+    newest first, 25 a page, each page with a fixed number of queries."""
+    finished = []
+    for _ in range(LATEST_FINISHED + 8):
+        match = start_match(alice, bob)
+        services.match_resign(match_id=match.pk, user=bob)
+        finished.append(match.pk)
+    playing = start_match(alice, bob)
+    client.force_login(alice)
+
+    dashboard = client.get(reverse("dashboard")).content.decode()
+    assert f"Mancala #{finished[0]}<" not in dashboard, "the oldest finished match is not on My matches"
+    assert f'href="{reverse("finished_matches")}"' in dashboard
+
+    first = client.get(reverse("finished_matches")).content.decode()
+    shown = [int(pk) for pk in re.findall(r"Mancala #(\d+)<", first)]
+    assert shown == finished[::-1][:FINISHED_PER_PAGE] and playing.pk not in shown
+    assert "Page 1 of 2" in first and "Newer" not in first
+    second = client.get(reverse("finished_matches"), {"page": 2}).content.decode()
+    assert [int(pk) for pk in re.findall(r"Mancala #(\d+)<", second)] == finished[::-1][FINISHED_PER_PAGE:]
+    assert "Newer" in second and "Older" not in second
+    # A page number out of range or not a number shows a page that exists, not an error.
+    assert "Page 2 of 2" in client.get(reverse("finished_matches"), {"page": 99}).content.decode()
+    assert "Page 1 of 2" in client.get(reverse("finished_matches"), {"page": "x"}).content.decode()
+    assert count_queries(client, "get", reverse("finished_matches")) == count_queries(
+        client, "get", reverse("finished_matches"), {"page": 2})
+
+
+def test_the_finished_page_shows_only_the_players_own_matches(client, alice, bob, carol):
+    match = start_match(bob, carol)
+    services.match_resign(match_id=match.pk, user=carol)
+    client.force_login(alice)
+    page = client.get(reverse("finished_matches")).content.decode()
+    assert f"#{match.pk}<" not in page and "no finished matches yet" in page
+    client.logout()
+    assert "/accounts/login/" in client.get(reverse("finished_matches"))["Location"]
