@@ -615,9 +615,30 @@ def test_card_teleport_moves_any_tribe_with_its_load_but_not_onto_a_volcano():
     state = play(state, "play teleport y1")
     assert state.turn.phase == "target"
     assert "to 0,1" not in legal(state) and "to -1,1" not in legal(state)
-    assert "to 0,0" not in legal(state)  # a loaded tribe reaches the temple only on foot
     state = play(state, "to 1,-1")
     assert tribe(state, "y1") == Tribe(FOREST, "stone") and state.turn.phase == "move"
+
+
+def test_card_teleport_into_the_temple_delivers_the_load_for_its_owner():
+    """The spec: Teleport moves a tribe "with its load to any tile but a volcano". In the
+    temple the load is delivered as if the tribe had walked in; wood never enters."""
+    state = player(arrange(with_card("teleport"), {"y1": (B, "stone")}), 1, mana=1, max_mana=3)
+    state = play(state, "play teleport y1", "to 0,0")
+    assert state.players[1].max_mana == 4 and state.players[1].mana == 2, "yellow's temple stone, not blue's"
+    assert tribe(state, "y1") == Tribe(TEMPLE, "") and state.turn.phase == "move"
+
+    offering = player(arrange(with_card("teleport"), {"b1": (FOREST, "offering", 4)}), 0, mana=4, hand=(2, 6, 7))
+    delivered = play(offering, "play teleport b1", "to 0,0")
+    assert delivered.players[0].delivered == (4,) and delivered.players[0].mana == 0
+    assert tribe(delivered, "b1") == Tribe(None), "the carrier goes back to the supply"
+
+    short = play(player(offering, 0, mana=3), "play teleport b1")
+    assert "to 0,0" not in legal(short)
+    assert GAME.explain_illegal(short, 0, "to 0,0") == refusals.MANA_SHORT.format(value=4, mana=3)
+    wood = play(arrange(with_card("teleport"), {"y1": (B, "wood")}), "play teleport y1")
+    assert "to 0,0" not in legal(wood)
+    with pytest.raises(IllegalMove, match="No wood may be carried into the temple"):
+        play(wood, "to 0,0")
 
 
 def test_card_expulsion_moves_a_hut_with_its_marker_to_plains_with_room():
@@ -692,7 +713,10 @@ def test_the_game_ends_after_the_last_round_with_the_best_delivered_value_winnin
 
 def test_notation_forgives_case_and_spaces_and_refuses_nonsense_readably():
     state = turn(start())
-    assert play(state, "  MOVE   B1  SE ") == play(state, "move b1 se")
+    assert play(state, "  MOVE B1 SE ") == play(state, "move b1 se")
+    # The contract forgives surrounding white space and letter case, nothing more.
+    with pytest.raises(IllegalMove, match="one space between its words: “move b1 se”"):
+        play(state, "move  b1   se")
     for bad in ("fly b1 se", "move x9 ne", "move b1 up", "", "hut"):
         with pytest.raises(IllegalMove, match=r"\w"):
             play(state, bad)
@@ -938,3 +962,13 @@ def test_a_target_hex_makes_its_move_when_clicked_unless_two_moves_lead_there():
         state = GAME.apply(state, seat, GAME.ai_move(state, seat, 2, 3))
     assert {"discover", "stone", "to"} <= clicked_kinds
     assert ambiguous_seen, "two tribes could discover the same hex at some point"
+
+
+def test_the_strong_ai_teleports_its_offering_straight_into_the_temple():
+    far = (3, -1)
+    state = arrange(with_card("teleport"), {"b1": (far, "offering", 4), "y1": (A,)}, clear=True,
+                    tiles=(plains(2, -1), plains(3, -1)))
+    state = turn(player(state, 0, mana=4, hand=(2, 6, 7), cards=(CARDS.index("teleport"),)), mp=1)
+    assert GAME.ai_move(state, 0, 2, 1) == "play teleport b1"
+    state = play(state, "play teleport b1")
+    assert GAME.ai_move(state, 0, 2, 1) == "to 0,0"

@@ -486,7 +486,7 @@ class Planner:
     # card targets, volcanoes, resources ------------------------------------------------
 
     def teleport_target(self, index: int) -> Hex | None:
-        """Own affordable offering: next to the temple. Own tribe the project misses and
+        """Own affordable offering: into the temple. Own tribe the project misses and
         that cannot walk there this turn: the project's site. A rival's offering near the
         temple: as far away as possible."""
         state = self.state
@@ -502,8 +502,7 @@ class Planner:
         if tribe.load == "offering":
             if state.players[self.seat].mana < tribe.offering or self.dist(tribe.pos, TEMPLE_POS) <= state.turn.mp:
                 return None
-            spots = [n for n in neighbours(TEMPLE_POS) if n in self.tiles and self.tiles[n].kind != VOLCANO]
-            return spots[0] if spots else None
+            return TEMPLE_POS  # delivered on arrival
         project = self.project
         if project is None or tribe.pos == project.pos or tribe.load not in ("", project.load):
             return None

@@ -46,9 +46,6 @@ class Mesopotamia(Game):
     def to_act(self, state: State) -> tuple[int, ...]:
         return () if state.over else (state.turn.seat,)
 
-    def normalize(self, move: str) -> str:
-        return " ".join(move.split()).lower()
-
     def _legal_moves(self, state: State, seat: int) -> list[str]:
         if state.over or seat != state.turn.seat:
             return []

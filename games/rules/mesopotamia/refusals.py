@@ -6,6 +6,7 @@ from games.rules.mesopotamia.hexes import DIRECTIONS, step
 from games.rules.mesopotamia.rules import (
     can_discover,
     holy_left,
+    legal,
     parse_hex,
     parse_tribe,
     playable_cards,
@@ -36,6 +37,7 @@ from games.rules.mesopotamia.state import (
 )
 
 CHOICE_VERBS = {VOLCANO_CHOICE: "volcano", TARGET_CHOICE: "to"}
+SPACING = "Write the move with one space between its words: “{move}”."
 UNREADABLE = "“{move}” is not a Mesopotamia move (for example: move b3 ne, carry b3 stone, hut -1,0 6, end)."
 CHOOSE_VOLCANO = "First choose where the volcano goes (volcano q,r)."
 CHOOSE_PLACE = "First choose where the next {resource} goes ({resource} q,r)."
@@ -54,6 +56,7 @@ NO_TILE_AT = "There is no tile at {where}."
 TILE_THERE = "There is already a tile there: move onto it instead."
 WOOD_IN_TEMPLE = "No wood may be carried into the temple."
 MANA_SHORT = "You need {value} mana to deliver this offering and have {mana}."
+THEIR_MANA_SHORT = "{colour} would need {value} mana to deliver that offering and has {mana}."
 DISCOVERY_LIMIT = f"You may discover at most {MAX_DISCOVERIES} tiles a turn (volcanoes not counted)."
 STACK_EMPTY = "The stack is empty: there is no land left to discover."
 FREE_LIMIT = f"A turn allows at most {FREE_STEPS_PER_TURN} carry, drop and steal steps."
@@ -97,11 +100,15 @@ def explain(state: State, move: str) -> str:
     words = move.split()
     if not words:
         return UNREADABLE.format(move=move)
+    if " ".join(words) != move and " ".join(words) in legal(state):
+        return SPACING.format(move=" ".join(words))
     phase = state.turn.phase
     waiting = _waiting(state, phase)
     if waiting:
         verb = state.turn.pending.resource if phase == PLACE_CHOICE else CHOICE_VERBS[phase]
-        return BAD_PLACE.format(where=words[-1]) if words[0] == verb else waiting
+        if words[0] != verb:
+            return waiting
+        return _into_temple(state, words[-1]) or BAD_PLACE.format(where=words[-1])
     verb = words[0]
     try:
         if verb in ("move", "discover", "carry", "drop", "steal"):
@@ -113,6 +120,27 @@ def explain(state: State, move: str) -> str:
     except (ValueError, IndexError, KeyError):
         pass
     return UNREADABLE.format(move=move)
+
+
+def _into_temple(state: State, where: str) -> str:
+    """Why a teleported tribe may not go into the temple, if that is where it was sent."""
+    pending = state.turn.pending
+    try:
+        temple = state.tile_map().get(parse_hex(where))
+    except ValueError:
+        return ""
+    if pending.kind != "teleport" or temple is None or temple.kind != TEMPLE:
+        return ""
+    tribe = state.tribes[pending.tribe]
+    if tribe.load == "wood":
+        return WOOD_IN_TEMPLE
+    owner = tribe_owner(pending.tribe)
+    mana = state.players[owner].mana
+    if tribe.load == "offering" and owner == state.turn.seat:
+        return MANA_SHORT.format(value=tribe.offering, mana=mana)
+    if tribe.load == "offering":
+        return THEIR_MANA_SHORT.format(colour=COLOURS[owner].capitalize(), value=tribe.offering, mana=mana)
+    return ""
 
 
 def _waiting(state: State, phase: str) -> str:

@@ -151,11 +151,13 @@ def legal(state: State) -> list[str]:
 def can_enter(state: State, tribe: Tribe, tile: Tile) -> bool:
     if tile.kind == VOLCANO:
         return False
-    if tile.kind != TEMPLE:
-        return True
-    seat_mana = state.players[state.turn.seat].mana
-    # Wood never enters the temple; stone is delivered there; an offering only if paid for.
-    return tribe.load in ("", "stone") or (tribe.load == "offering" and seat_mana >= tribe.offering)
+    return tile.kind != TEMPLE or temple_takes(tribe, state.players[state.turn.seat].mana)
+
+
+def temple_takes(tribe: Tribe, mana: int) -> bool:
+    """Wood never enters the temple; stone is delivered there; an offering only if its
+    owner, with ``mana``, can pay for it."""
+    return tribe.load in ("", "stone") or (tribe.load == "offering" and mana >= tribe.offering)
 
 
 def can_discover(state: State) -> bool:
@@ -338,9 +340,9 @@ def target_sites(state: State) -> list[Hex]:
     if pending.kind == "expulsion":
         return _hut_sites(state, pending.pos)
     tribe = state.tribes[pending.tribe]
-    return [
-        t.pos for t in state.tiles if t.kind != VOLCANO and t.pos != tribe.pos and (t.kind != TEMPLE or not tribe.load)
-    ]
+    # Teleport moves the tribe with its load: into the temple as if it walked in (it delivers there).
+    temple_ok = temple_takes(tribe, state.players[tribe_owner(pending.tribe)].mana)
+    return [t.pos for t in state.tiles if t.kind != VOLCANO and t.pos != tribe.pos and (t.kind != TEMPLE or temple_ok)]
 
 
 # --- applying ---------------------------------------------------------------------------
@@ -451,15 +453,22 @@ def _move(work: Work, args: list[str]) -> None:
     name = tribe_name(index)
     work.events.append(f"{_who(work)} moves {name} {args[1].upper()} to {format_hex(dest)}")
     work.tribes[index] = tribe._replace(pos=dest)
-    if tile.kind == TEMPLE and tribe.load == "stone":
+    if tile.kind == TEMPLE:
+        _into_temple(work, index)
+
+
+def _into_temple(work: Work, index: int) -> None:
+    """A tribe arrives in the temple, on foot or by Teleport: what it carries is delivered."""
+    load = work.tribes[index].load
+    if load == "stone":
         _temple_stone(work, index)
-    elif tile.kind == TEMPLE and tribe.load == "offering":
+    elif load == "offering":
         _deliver(work, index)
 
 
 def _temple_stone(work: Work, index: int) -> None:
-    """Building the temple: the stone leaves the game, the maximum and the mana rise."""
-    seat = work.turn.seat
+    """Building the temple: the stone leaves the game, the tribe's owner's maximum and mana rise."""
+    seat = tribe_owner(index)
     work.tribes[index] = work.tribes[index]._replace(load="")
     work.set(stones_used=work.stones_used + 1)
     _raise_mana(work, seat)
@@ -474,7 +483,7 @@ def _raise_mana(work: Work, seat: int) -> None:
 
 
 def _deliver(work: Work, index: int) -> None:
-    seat = work.turn.seat
+    seat = tribe_owner(index)
     tribe = work.tribes[index]
     player = work.player(seat)
     delivered = (*player.delivered, tribe.offering)
@@ -785,6 +794,8 @@ def _target(work: Work, args: list[str]) -> None:
     if pending.kind == "teleport":
         work.tribes[pending.tribe] = work.tribes[pending.tribe]._replace(pos=dest)
         work.events.append(f"{_who(work)} teleports {tribe_name(pending.tribe)} to {format_hex(dest)}")
+        if work.tile(dest).kind == TEMPLE:
+            _into_temple(work, pending.tribe)
     else:
         _expel(work, pending.pos, pending.hut, dest)
     work.set_turn(phase=pending.back, pending=None)
