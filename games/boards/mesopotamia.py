@@ -58,6 +58,7 @@ def present(view: dict, seat: int | None, legal: list[str]) -> dict:
         "two_players": len(view["players"]) == 2,
         "peek": [KIND_LABELS[k] for k in view.get("peek", [])],
         "stack_order": [KIND_LABELS[k] for k in view.get("stack_order", [])],
+        "deck_order": [_title(name) for name in view.get("deck_order", [])],
         "out_of_game": [_title(name) for name in view["out_of_game"]],
     }
 

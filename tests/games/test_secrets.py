@@ -159,7 +159,7 @@ def assert_presenter_hides(state, viewer: int | None) -> None:
     for player in board["players"]:
         if player["seat"] in hidden:
             assert "offerings" not in player and "hand" not in player and player["card_names"] == []
-    assert "stack_order" not in view
+    assert "stack_order" not in view and "deck_order" not in view
     if viewer is None or not state.known_top[viewer]:
         assert "peek" not in view and board["peek"] == []
 
@@ -408,6 +408,7 @@ def check_everything_shown_at_the_end(table: Table) -> None:
             assert str(match.seed) not in html
             assert_board_hides_values(table, html, viewer, "the end", over=True)
             assert "The stack was:" in html
+            assert not state.deck or "The deck was:" in html
             for seat in range(state.num_players):
                 player = state.players[seat]
                 # Every marker not delivered is shown with its value and place.

@@ -765,7 +765,8 @@ def test_views_and_the_move_log_never_show_another_seats_secrets_or_the_stack(pl
             for viewer, view in views.items():
                 text = json.dumps(strip_public_cards(view, viewer))
                 peeked_all = viewer is not None and state.known_top[viewer] >= len(state.stack)
-                assert "stack_order" not in view and (len(state.stack) < 2 or peeked_all or stack_text not in text)
+                assert "stack_order" not in view and "deck_order" not in view
+                assert len(state.stack) < 2 or peeked_all or stack_text not in text
                 if viewer is None or not state.known_top[viewer]:
                     assert "peek" not in view
                 for other in range(players):
@@ -821,6 +822,7 @@ def test_after_the_game_every_secret_is_revealed():
     view = json.dumps(GAME.view(over, 2))
     assert offering_id(1, 6) in view and card_id(3) in view
     assert GAME.view(over, 2)["stack_order"] == list(over.stack)
+    assert GAME.view(over, 2)["deck_order"] == [CARDS[c] for c in over.deck] and over.deck
 
 
 # --- the AI -----------------------------------------------------------------------------------------

@@ -4,7 +4,8 @@ A seat sees the whole board, every mana scale, every delivered offering, how man
 cards and hidden offerings each player holds, and its own secrets: the values (and ids)
 of its own offering markers in hand, under its huts and carried by its tribes, its cards,
 and the tiles Land showed it. Another seat's markers show only as "offering": true, its
-cards only as a count, and the stack only as a count. After the game everything shows.
+cards only as a count, and the stack and the deck only as counts. After the game everything
+shows, the order of the stack and of the deck too.
 """
 
 from __future__ import annotations
@@ -84,6 +85,7 @@ def build(state: State, seat: int | None) -> dict:
         view["peek"] = list(state.stack[: state.known_top[seat]])
     if reveal:
         view["stack_order"] = list(state.stack)
+        view["deck_order"] = [CARDS[c] for c in state.deck]
     return view
 
 
