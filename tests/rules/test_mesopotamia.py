@@ -623,7 +623,9 @@ def test_card_teleport_into_the_temple_delivers_the_load_for_its_owner():
     """The spec: Teleport moves a tribe "with its load to any tile but a volcano". In the
     temple the load is delivered as if the tribe had walked in; wood never enters."""
     state = player(arrange(with_card("teleport"), {"y1": (B, "stone")}), 1, mana=1, max_mana=3)
-    state = play(state, "play teleport y1", "to 0,0")
+    state = play(state, "play teleport y1")
+    assert GAME.describe(state, 0, "to 0,0").endswith("for Yellow: Yellow's mana 2 of 4.")
+    state = play(state, "to 0,0")
     assert state.players[1].max_mana == 4 and state.players[1].mana == 2, "yellow's temple stone, not blue's"
     assert tribe(state, "y1") == Tribe(TEMPLE, "") and state.turn.phase == "move"
 
@@ -635,6 +637,13 @@ def test_card_teleport_into_the_temple_delivers_the_load_for_its_owner():
     short = play(player(offering, 0, mana=3), "play teleport b1")
     assert "to 0,0" not in legal(short)
     assert GAME.explain_illegal(short, 0, "to 0,0") == refusals.MANA_SHORT.format(value=4, mana=3)
+    # A rival's offering never goes in: whether Yellow could pay would tell its hidden value.
+    for value, mana in ((2, 7), (7, 0)):
+        rival = player(arrange(with_card("teleport"), {"y1": (B, "offering", value)}), 1, mana=mana)
+        rival = play(rival, "play teleport y1")
+        assert "to 0,0" not in legal(rival)
+        refusal = GAME.explain_illegal(rival, 0, "to 0,0")
+        assert refusal == refusals.RIVAL_OFFERING and str(value) not in refusal
     wood = play(arrange(with_card("teleport"), {"y1": (B, "wood")}), "play teleport y1")
     assert "to 0,0" not in legal(wood)
     with pytest.raises(IllegalMove, match="No wood may be carried into the temple"):

@@ -109,8 +109,9 @@ volcano, resource or card target is being chosen; a card drawn this turn waits)
   offered while it would show a tile not yet seen).
   Mana Theft: take 1 mana from a player who has some ([code] only while below one's
   own maximum). Teleport: any tribe with its load to any tile but a volcano and its own
-  tile; into the temple as if it walked in ([code] stone is delivered, an offering too if
-  its owner has the mana, paid by the owner; wood never enters).
+  tile; into the temple as if it walked in ([code] stone is delivered, for the tribe's
+  owner; one's own offering too if one has the mana; wood never enters, and neither does a
+  rival's offering: whether its owner could pay would tell its hidden value).
   Expulsion: a hut with its marker to another plains tile with fewer than 2 huts
   ([code] and no holy place, as huts never stand on one).
 - [text] Played cards go to a discard pile, shuffled into a new deck when a card is

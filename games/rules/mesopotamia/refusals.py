@@ -56,7 +56,7 @@ NO_TILE_AT = "There is no tile at {where}."
 TILE_THERE = "There is already a tile there: move onto it instead."
 WOOD_IN_TEMPLE = "No wood may be carried into the temple."
 MANA_SHORT = "You need {value} mana to deliver this offering and have {mana}."
-THEIR_MANA_SHORT = "{colour} would need {value} mana to deliver that offering and has {mana}."
+RIVAL_OFFERING = "A rival's tribe carrying an offering cannot be sent into the temple: delivering is its owner's to do."
 DISCOVERY_LIMIT = f"You may discover at most {MAX_DISCOVERIES} tiles a turn (volcanoes not counted)."
 STACK_EMPTY = "The stack is empty: there is no land left to discover."
 FREE_LIMIT = f"A turn allows at most {FREE_STEPS_PER_TURN} carry, drop and steal steps."
@@ -134,12 +134,10 @@ def _into_temple(state: State, where: str) -> str:
     tribe = state.tribes[pending.tribe]
     if tribe.load == "wood":
         return WOOD_IN_TEMPLE
-    owner = tribe_owner(pending.tribe)
-    mana = state.players[owner].mana
-    if tribe.load == "offering" and owner == state.turn.seat:
-        return MANA_SHORT.format(value=tribe.offering, mana=mana)
+    if tribe.load == "offering" and tribe_owner(pending.tribe) != state.turn.seat:
+        return RIVAL_OFFERING  # not a word on whether its owner could pay: the value is hidden
     if tribe.load == "offering":
-        return THEIR_MANA_SHORT.format(colour=COLOURS[owner].capitalize(), value=tribe.offering, mana=mana)
+        return MANA_SHORT.format(value=tribe.offering, mana=state.players[state.turn.seat].mana)
     return ""
 
 

@@ -340,8 +340,10 @@ def target_sites(state: State) -> list[Hex]:
     if pending.kind == "expulsion":
         return _hut_sites(state, pending.pos)
     tribe = state.tribes[pending.tribe]
-    # Teleport moves the tribe with its load: into the temple as if it walked in (it delivers there).
-    temple_ok = temple_takes(tribe, state.players[tribe_owner(pending.tribe)].mana)
+    # Teleport moves the tribe with its load: into the temple as if it walked in (it delivers
+    # there). A rival's offering never: whether its owner could pay depends on a hidden value.
+    mine = tribe_owner(pending.tribe) == state.turn.seat
+    temple_ok = temple_takes(tribe, state.players[state.turn.seat].mana) and (mine or tribe.load != "offering")
     return [t.pos for t in state.tiles if t.kind != VOLCANO and t.pos != tribe.pos and (t.kind != TEMPLE or temple_ok)]
 
 
@@ -473,7 +475,11 @@ def _temple_stone(work: Work, index: int) -> None:
     work.set(stones_used=work.stones_used + 1)
     _raise_mana(work, seat)
     player = work.player(seat)
-    work.events.append(f"delivers a stone to the temple: mana {player.mana} of {player.max_mana}")
+    mana = f"mana {player.mana} of {player.max_mana}"
+    if seat == work.turn.seat:
+        work.events.append(f"delivers a stone to the temple: {mana}")
+    else:  # a rival's tribe, teleported in
+        work.events.append(f"delivers a stone to the temple for {player_name(seat)}: {player_name(seat)}'s {mana}")
 
 
 def _raise_mana(work: Work, seat: int) -> None:
