@@ -272,8 +272,9 @@ def _groups(view: dict, legal: list[str], tribes: dict[str, dict]) -> list[dict]
             add("choice", "Volcano goes to", move, words[1])
         elif verb in ("wood", "stone"):
             add("choice", f"One {verb} goes to", move, words[1])
-        elif verb == "to":
-            add("choice", "Send it to", move, words[1])
+        elif verb == "to":  # with the tile's kind: a Teleport into the Temple delivers the load
+            q, r = (int(n) for n in words[1].split(","))
+            add("choice", "Send it to", move, f"{words[1]} ({KIND_LABELS[tiles[q, r]['kind']]})")
         elif verb in ACTION_WORDS:
             add(f"action-{verb}", ACTION_WORDS[verb], move, _action_label(words))
         elif verb == "draw":

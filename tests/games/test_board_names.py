@@ -13,6 +13,7 @@ from django.template.loader import render_to_string
 from games.boards import board_context
 from games.boards.mesopotamia import _card_label
 from games.engine import get_game
+from tests.rules.test_mesopotamia import with_card
 
 NAMES = {0: "Alice", 1: "Bob", 2: "AI (Strong)"}
 
@@ -83,6 +84,17 @@ def test_a_mesopotamia_move_button_says_where_the_step_leads():
     q, r = tribe["q"] + 1, tribe["r"]
     kind = next(t["kind"] for t in view["tiles"] if (t["q"], t["r"]) == (q, r))
     assert labels[f"move {tribe['id']} se"] == f"↘ SE to {q},{r} ({kind.capitalize()})"
+
+
+def test_a_teleport_target_button_says_what_tile_it_is():
+    """A Teleport into the Temple delivers the load: "0,0" alone did not say it was the Temple."""
+    game = get_game("mesopotamia")
+    state = game.apply(with_card("teleport"), 0, "play teleport b1")
+    view = game.view(state, 0)
+    legal = game.legal_moves(state, 0)
+    labels = {m["move"]: m["label"] for group in board_context("mesopotamia", view, 0, legal)["groups"]
+              for m in group["moves"]}
+    assert labels["to 0,0"] == "0,0 (Temple)" and labels["to 1,-1"] == "1,-1 (Forest)"
 
 
 def test_an_expulsion_button_says_whose_hut_it_is():
