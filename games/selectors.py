@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from django.db.models import Exists, OuterRef, Prefetch, Q, QuerySet, Subquery
+from django.db.models import Exists, F, OuterRef, Prefetch, Q, QuerySet, Subquery
 
 from accounts.models import User
 from games.models import Match, MatchEvent, MoveRecord, Seat, Status, poll_token
@@ -35,8 +35,10 @@ def matches_of(user: User) -> list[Match]:
 
 
 def finished_matches_of(user: User) -> QuerySet[Match]:
-    """The player's finished and aborted matches, newest first (a page at a time)."""
-    return _of_player(user).filter(status__in=[Status.FINISHED, Status.ABORTED])
+    """The player's finished and aborted matches, the latest to end first (a page at a time):
+    a match begun long ago that ended today leads the list."""
+    return _of_player(user).filter(status__in=[Status.FINISHED, Status.ABORTED]).order_by(
+        F("finished_at").desc(nulls_last=True), "-created_at", "-pk")
 
 
 def _of_player(user: User) -> QuerySet[Match]:

@@ -791,6 +791,16 @@ def test_every_finished_match_can_be_found_a_page_at_a_time(client, alice, bob):
         client, "get", reverse("finished_matches"), {"page": 2})
 
 
+def test_a_match_that_ended_last_leads_the_finished_ones_however_old(client, alice, bob):
+    old = start_match(alice, bob)
+    for _ in range(LATEST_FINISHED):
+        services.match_resign(match_id=start_match(alice, bob).pk, user=bob)
+    services.match_resign(match_id=old.pk, user=bob)  # begun first, ended last
+    client.force_login(alice)
+    for url in (reverse("dashboard"), reverse("finished_matches")):
+        assert re.search(r"Mancala #(\d+)<", client.get(url).content.decode())[1] == str(old.pk), url
+
+
 def test_the_finished_page_shows_only_the_players_own_matches(client, alice, bob, carol):
     match = start_match(bob, carol)
     services.match_resign(match_id=match.pk, user=carol)
