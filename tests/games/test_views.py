@@ -799,6 +799,9 @@ def test_a_match_that_ended_last_leads_the_finished_ones_however_old(client, ali
     client.force_login(alice)
     for url in (reverse("dashboard"), reverse("finished_matches")):
         assert re.search(r"Mancala #(\d+)<", client.get(url).content.decode())[1] == str(old.pk), url
+    assert "Finished: you won" in client.get(reverse("finished_matches")).content.decode()
+    client.force_login(bob)
+    assert "Finished: you lost" in client.get(reverse("dashboard")).content.decode()
 
 
 def test_the_finished_page_shows_only_the_players_own_matches(client, alice, bob, carol):
