@@ -543,4 +543,5 @@ def test_a_single_confirmed_address_gets_no_buttons_that_would_do_nothing(client
     for action in ("action_primary", "action_send", "action_remove"):
         assert f'name="{action}"' not in html, action
     assert 'type="radio"' not in html, "nothing to choose between, so no radio button"
-    assert re.search(r'class="lone-email">\s*alice@example.com\s.*Verified.*Primary', html, re.S)
+    assert re.search(r'<p class="lone-email">\s*alice@example.com\s.*Verified.*Primary', html, re.S)
+    assert "This email address belongs to your account" in html  # one address, not "the following addresses"
