@@ -235,6 +235,19 @@ def test_login_is_rate_limited(client, alice, settings):
     assert client.get(reverse("dashboard")).status_code == 302, "locked out after too many failures"
 
 
+def test_a_rate_limited_request_gets_the_sites_page_saying_what_to_do(client, alice, settings):
+    """allauth's own answer was a bare "429 Too Many Requests" page, with no way back."""
+    settings.ACCOUNT_RATE_LIMITS = {"manage_email": "1/m/user"}
+    client.force_login(alice)
+    client.post(reverse("account_email"), {"email": "alice2@example.com", "action_add": ""})
+    response = client.post(reverse("account_email"), {"email": "alice3@example.com", "action_add": ""})
+    assert response.status_code == 429
+    page = response.content.decode()
+    assert "Too many tries" in page and "Wait a few minutes and try again" in page
+    assert f'href="{reverse("dashboard")}">Back to My matches' in page
+    assert not EmailAddress.objects.filter(email="alice3@example.com").exists()
+
+
 def test_a_player_starts_and_ends_a_vacation_from_the_profile(client, alice):
     client.force_login(alice)
     response = client.post(reverse("vacation"), {"days": "40"})
