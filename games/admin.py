@@ -107,8 +107,8 @@ class MatchEventInline(ReadOnlyInline):
     readonly_fields = fields
 
     @admin.display(description="moves made")
-    def moves_made(self, event: MatchEvent) -> int:
-        return event.ply  # the number of moves before the event
+    def moves_made(self, event: MatchEvent) -> int | str:
+        return "-" if event.ply is None else event.ply  # the number of moves before the event; "-" as other empty cells
 
     def get_queryset(self, request):
         return super().get_queryset(request).select_related("actor")
@@ -126,7 +126,7 @@ class NotificationInline(ReadOnlyInline):
         return super().get_queryset(request).select_related("user")
 
 
-SEAT_HELP = "Seat number, from 1: the same seat in every match listed above."
+SEAT_HELP = "Seat number, from 1 (with several matches chosen, the same seat in each)."
 
 
 class AbortForm(forms.Form):
@@ -259,7 +259,8 @@ class MatchAdmin(SecretsNotFiltered, admin.ModelAdmin):
             try:
                 self.message_user(request, apply(match, form.cleaned_data))
             except (services.ServiceError, IndexError) as error:
-                text = getattr(error, "message", "There is no such seat.")
+                text = getattr(error, "message", None) or (
+                    f"There is no seat {form.cleaned_data['seat']}: its seats are 1 to {match.seats.count()}.")
                 self.message_user(request, f"{match}: {text}", messages.WARNING)
         return None
 

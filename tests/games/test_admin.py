@@ -110,6 +110,8 @@ def test_its_change_page_shows_seats_moves_events_emails_and_the_position_but_no
     assertContains(response, "Alice sows tile 1: 4 coins.")
     assertContains(response, "Every seat is taken.")
     assertContains(response, "Bob accepted the invitation.")
+    html = " ".join(response.content.decode().split())
+    assert 'field-moves_made"> <p>-</p>' in html and 'field-moves_made"> <p>None' not in html
     assertContains(response, f"Your turn in {match}")
     assertContains(response, "&quot;moves_played&quot;: 1")
     assertNotContains(response, str(match.seed))
@@ -221,7 +223,8 @@ def test_the_replace_seat_action_warns_about_a_seat_that_does_not_exist(staff_cl
     response = staff_client.post(CHANGELIST, {"action": "replace_seat_by_ai", "_selected_action": [match.pk],
                                               "apply": "Replace the seat", "seat": "3", "level": "1",
                                               "reason": "Typo"}, follow=True)
-    assert [str(message) for message in response.context["messages"]] == [f"{match}: There is no such seat."]
+    assert [str(message) for message in response.context["messages"]] == [
+        f"{match}: There is no seat 3: its seats are 1 to 2."]
     assert not Seat.objects.filter(match=match, ai_level__isnull=False).exists()
 
 
