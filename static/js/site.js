@@ -44,7 +44,9 @@ document.addEventListener("htmx:afterSettle", () => {
   // A control that is no longer a Tab stop (a Mecca square just filled) gives way to the board's next move.
   const again = found && found.getAttribute("tabindex") !== "-1" ? found : null;
   const next = again
-    || document.querySelector('.board [name="move"]:not([tabindex="-1"]), .board [role="button"][tabindex="0"]')
+    // (not a move inside a closed chooser: Jeexa's ways to turn a piece open from their spot's button)
+    || document.querySelector('.board :is([name="move"], [popovertarget]):not([tabindex="-1"], [popover] *), '
+                              + '.board [role="button"][tabindex="0"]')
     || document.getElementById("status");
   if (next) next.focus({ preventScroll: true });
 });

@@ -13,6 +13,7 @@ from playwright.sync_api import Page, expect
 from games import services
 from games.services import ClockSpec
 from tests.conftest import make_user
+from tests.e2e.conftest import console_checked_page
 from tests.e2e.pages import log_in
 from tests.games.conftest import start_timed_match
 
@@ -31,7 +32,10 @@ def start_three_player_match(page: Page) -> None:
     expect(page.locator("#status").get_by_text("Your turn.")).to_be_visible()
 
 
-COVERED_BUTTONS = """() => [...document.querySelectorAll('#board button[name=move]')].filter(button => {
+# Every control on the board that a click reaches: moves and the spots that open a choice of
+# turns (the turns themselves wait in their closed chooser).
+COVERED_BUTTONS = """() => [...document.querySelectorAll(
+        '#board :is(button[name=move], button[popovertarget]):not([popover] *)')].filter(button => {
     button.scrollIntoView({block: 'center', inline: 'center'});
     const box = button.getBoundingClientRect();
     const hit = document.elementFromPoint(box.x + box.width / 2, box.y + box.height / 2);
@@ -44,12 +48,17 @@ def place_a_piece(page: Page) -> None:
     # A placed piece's tab reaches into the next cell: it must not take the clicks meant for a button there.
     assert page.evaluate(COVERED_BUTTONS) == []
     mine = page.locator("#board").get_by_test_id("puzzle-0")
-    choice = page.locator("#board button[name=move]").first
-    expect(choice).to_be_visible()
+    spot = page.locator("#board :is(button[name=move], button[popovertarget]):not([popover] *)").first
+    expect(spot).to_be_visible()
     pieces_before = mine.locator("svg.jx-piece").count()
+    choice = spot
+    if spot.get_attribute("popovertarget"):  # a spot where the piece fits turned several ways
+        spot.click()
+        choice = page.locator(".jx-turns:popover-open button[name=move]").first
+    move = choice.get_attribute("value") or ""
     choice.click()
     expect(page.locator("#log li").first).to_contain_text("Hana")  # the log names players
-    if "steal" not in (choice.get_attribute("value") or ""):
+    if "steal" not in move:
         expect(mine.locator("svg.jx-piece")).not_to_have_count(pieces_before)
 
 
@@ -94,3 +103,34 @@ def test_every_offered_button_takes_its_click_whatever_pieces_lie_around(page, l
         services.move_submit(match_id=match.pk, move=rng.choice(game.legal_moves(state, seat)),
                              expected_version=match.version, user=[viewer, other][seat])
     assert checked == 12
+
+
+FINGER_PX = 44  # the smallest target a finger hits reliably (WCAG 2.5.5, Apple's guidelines)
+
+
+def test_on_a_phone_a_spot_opens_the_ways_to_turn_the_piece_each_big_enough_for_a_finger(browser, live_server, db):
+    viewer, other = make_user("hana", display_name="Hana"), make_user("ivo", display_name="Ivo")
+    match = start_timed_match(viewer, other, clock=ClockSpec(), game="jeexa")
+    with console_checked_page(browser, viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True) as page:
+        log_in(page, live_server.url, "hana")
+        page.goto(live_server.url + reverse("match_detail", args=[match.pk]))
+        # The first piece of a hand fits its one spot turned any of four ways.
+        spot = page.get_by_role("button", name="Place it at 0,0: 4 ways to turn it")
+        box = spot.bounding_box()
+        assert box["width"] >= FINGER_PX and box["height"] >= FINGER_PX, box
+        ways = page.get_by_role("group", name="How to turn it at 0,0").get_by_role("button", name=re.compile("turned"))
+        expect(ways.first).to_be_hidden()
+        spot.click()
+        expect(ways).to_have_count(4)
+        for way in ways.all():
+            box = way.bounding_box()
+            assert box["width"] >= FINGER_PX and box["height"] >= FINGER_PX, box
+        page.keyboard.press("Escape")  # a change of mind closes the choice and plays nothing
+        expect(ways.first).to_be_hidden()
+        match.refresh_from_db()
+        assert match.version == 0
+        spot.click()
+        page.get_by_role("button", name="Place it at 0,0 turned 270°").click()
+        expect(page.locator("#log li").first).to_contain_text("at 0,0 turned 270°")
+    match.refresh_from_db()
+    assert match.version == 1
