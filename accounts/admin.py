@@ -11,4 +11,7 @@ class UserAdmin(BaseUserAdmin):
         ("Player", {"fields": ("display_name", "time_zone", "turn_notice", "digest_hour", "reminders", "webhook_url",
                                "vacation_until", "vacation_days_used")}),
     )
+    # A vacation stops and restarts clocks (services.vacation_start, vacation_end): typed in
+    # here it would show "on vacation" over a running clock, or, cleared, leave clocks stopped for good.
+    readonly_fields = ("vacation_until", "vacation_days_used")
     list_display = ("username", "email", "display_name", "is_staff", "date_joined")

@@ -13,8 +13,10 @@ from django.urls import reverse
 from django.utils import timezone
 
 from accounts.models import User
-from games.models import Match, Notification
+from games import services
+from games.models import Match, Notification, Seat
 from tests.conftest import PASSWORD, make_user
+from tests.games.conftest import start_timed_match
 
 LINK = re.compile(r"https?://\S+")
 
@@ -260,6 +262,24 @@ def test_a_player_starts_and_ends_a_vacation_from_the_profile(client, alice):
     alice.refresh_from_db()
     assert alice.vacation_until is None
     assert alice.vacation_days_used == 1, "unused whole days go back; the day begun counts"
+
+
+def test_staff_cannot_end_or_start_a_vacation_by_editing_the_player(client, alice, bob, staff):
+    """Cleared on the player's admin page, a vacation left the stopped clocks stopped for good
+    (the sweep ends only vacations it can see); typed in there, it stopped none."""
+    match = start_timed_match(alice, bob)
+    services.vacation_start(user_id=alice.pk, days=5)
+    client.force_login(staff)
+    url = reverse("admin:accounts_user_change", args=[alice.pk])
+    form = client.get(url).context["adminform"].form
+    data = {key: value for key, value in form.initial.items() if value is not None}
+    data.update({"date_joined_0": "2026-01-01", "date_joined_1": "10:00", "vacation_until_0": "",
+                 "vacation_until_1": "", "vacation_days_used": "0"})
+    assert client.post(url, data).status_code == 302
+    alice.refresh_from_db()
+    assert alice.vacation_until is not None and alice.vacation_days_used == 5
+    seat = Seat.objects.get(match=match, user=alice)
+    assert seat.deadline is None and seat.paused_seconds is not None  # the vacation's end restarts it, as ever
 
 
 def test_starting_or_ending_a_vacation_twice_says_why_nothing_changed(client, alice):
