@@ -674,7 +674,8 @@ def match_decline(*, match_id: int, user: User) -> Match:
         raise _already_answered(match, user)
     why = f"{user.public_name} declined the invitation, so the match is cancelled."
     _set_status(match, Status.ABORTED, reason=why, actor=user, in_log=True)
-    match.save(update_fields=["status"])
+    match.finished_at = timezone.now()  # finished matches are listed by when they ended
+    match.save(update_fields=["status", "finished_at"])
     _tell_players(match, seats, why, but=user)
     return match
 
@@ -785,7 +786,8 @@ def match_cancel(*, match_id: int, user: User) -> Match:
         raise NotAllowed(ONLY_CREATOR_CANCELS)
     why = f"{user.public_name} withdrew the match before it started."
     _set_status(match, Status.ABORTED, reason=why, actor=user, in_log=True)
-    match.save(update_fields=["status"])
+    match.finished_at = timezone.now()
+    match.save(update_fields=["status", "finished_at"])
     _tell_players(match, _seats_locked(match), why, but=user)  # those invited and those who joined
     return match
 

@@ -804,6 +804,23 @@ def test_a_match_that_ended_last_leads_the_finished_ones_however_old(client, ali
     assert "Finished: you lost" in client.get(reverse("dashboard")).content.decode()
 
 
+@pytest.mark.parametrize("ending", ["declined", "withdrawn"])
+def test_a_match_cancelled_before_it_started_is_listed_by_when_it_ended_too(client, alice, bob, ending):
+    """A declined or withdrawn invitation had no end time: it sank below every finished
+    match, off My matches once 20 others had ended."""
+    invitation = services.match_create(creator=alice, game_slug="mancala", options={},
+                                       seats=[SeatSpec("creator"), SeatSpec("user", username="bob")])
+    for _ in range(LATEST_FINISHED):
+        services.match_resign(match_id=start_match(alice, bob).pk, user=bob)
+    if ending == "declined":
+        services.match_decline(match_id=invitation.pk, user=bob)
+    else:
+        services.match_cancel(match_id=invitation.pk, user=alice)
+    client.force_login(alice)
+    for url in (reverse("dashboard"), reverse("finished_matches")):
+        assert re.search(r"Mancala #(\d+)<", client.get(url).content.decode())[1] == str(invitation.pk), url
+
+
 def test_the_finished_page_shows_only_the_players_own_matches(client, alice, bob, carol):
     match = start_match(bob, carol)
     services.match_resign(match_id=match.pk, user=carol)
