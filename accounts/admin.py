@@ -1,11 +1,19 @@
 from django.contrib import admin
 from django.contrib.auth.admin import UserAdmin as BaseUserAdmin
+from django.contrib.auth.forms import UserChangeForm
 
+from accounts.forms import ProfileForm
 from accounts.models import User
+
+
+class PlayerChangeForm(UserChangeForm):
+    # Other players see this name and invite by it: staff renaming a player meet the profile's rules.
+    clean_display_name = ProfileForm.clean_display_name
 
 
 @admin.register(User)
 class UserAdmin(BaseUserAdmin):
+    form = PlayerChangeForm
     fieldsets = (
         *BaseUserAdmin.fieldsets,
         ("Player", {"fields": ("display_name", "time_zone", "turn_notice", "digest_hour", "reminders", "webhook_url",

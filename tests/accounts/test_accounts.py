@@ -282,6 +282,24 @@ def test_staff_cannot_end_or_start_a_vacation_by_editing_the_player(client, alic
     assert seat.deadline is None and seat.paused_seconds is not None  # the vacation's end restarts it, as ever
 
 
+def test_staff_renaming_a_player_meet_the_same_name_rules_as_the_profile(client, alice, bob, staff):
+    """The user's admin page let staff call Alice "Bob": two players of one name, and an
+    invitation to "Bob" found neither."""
+    client.force_login(staff)
+    url = reverse("admin:accounts_user_change", args=[alice.pk])
+    form = client.get(url).context["adminform"].form
+    data = {key: value for key, value in form.initial.items() if value is not None}
+    data.update({"date_joined_0": "2026-01-01", "date_joined_1": "10:00", "display_name": "bob"})
+    response = client.post(url, data)
+    assert response.status_code == 200 and "Another player is already called “Bob”" in response.content.decode()
+    alice.refresh_from_db()
+    assert alice.display_name == "Alice"
+    data["display_name"] = "Alice  Smith"
+    assert client.post(url, data).status_code == 302
+    alice.refresh_from_db()
+    assert alice.display_name == "Alice Smith"
+
+
 def test_starting_or_ending_a_vacation_twice_says_why_nothing_changed(client, alice):
     """From a second tab, or a double click: the profile then shows no vacation form, so the
     refusal's reason was on no screen (a blank 400), and a second "end" said "Welcome back"."""
