@@ -26,11 +26,19 @@ class Channel(filesystem.Channel):
         body = str_to_bytes(dumps(payload))
         name = os.path.join(self.data_folder_out, f"{round(monotonic() * 1000)}_{uuid.uuid4()}.{queue}.msg")
         try:
-            with open(name + WRITING, "wb") as file:
-                file.write(body)
-            os.replace(name + WRITING, name)  # atomic on one filesystem
+            try:
+                self._write(name, body)
+            except FileNotFoundError:  # a command run before runsite made the folders (seed_demo on its own)
+                os.makedirs(self.data_folder_out, exist_ok=True)
+                self._write(name, body)
         except OSError as error:
             raise ChannelError(f"Cannot add file {name!r} to directory") from error
+
+    @staticmethod
+    def _write(name: str, body: bytes) -> None:
+        with open(name + WRITING, "wb") as file:
+            file.write(body)
+        os.replace(name + WRITING, name)  # atomic on one filesystem
 
 
 class Transport(filesystem.Transport):

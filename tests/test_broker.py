@@ -51,3 +51,11 @@ def test_the_default_setup_uses_it():
     code = "import django; django.setup(); from django.conf import settings; print(settings.CELERY_BROKER_TRANSPORT)"
     found = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True, check=True)
     assert found.stdout.strip() == TRANSPORT
+
+
+def test_a_message_sent_before_the_folders_exist_makes_them(tmp_path):
+    """``manage.py seed_demo`` on its own, before runsite made var/celery, must not fail to queue the AI's move."""
+    queue = tmp_path / "celery" / "queue"
+    writer, reader = channel(queue), channel(queue)
+    writer._put("celery", {"task": "games.tasks.ai_move", "n": 1})
+    assert reader._get("celery") == {"task": "games.tasks.ai_move", "n": 1}
