@@ -95,6 +95,13 @@ def looks_taken(name: str, others: QuerySet[User]) -> bool:
     return others.filter(Q(username__iregex=pattern) | Q(display_name__iregex=pattern)).exists()
 
 
+def offer_current_zone(form: forms.ModelForm) -> None:
+    """A zone chosen from an older list ("Asia/Calcutta") stays a choice until the player picks another."""
+    current = form.instance.time_zone
+    if current not in dict(TIME_ZONE_CHOICES) and current in zoneinfo.available_timezones():
+        form.fields["time_zone"].choices = sorted([*TIME_ZONE_CHOICES, (current, current.replace("_", " "))])
+
+
 class ProfileForm(forms.ModelForm):
     # The list is the machine's time zone database, so it lives here, not in a migration.
     time_zone = forms.ChoiceField(choices=TIME_ZONE_CHOICES)
@@ -106,10 +113,7 @@ class ProfileForm(forms.ModelForm):
 
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
-        current = self.instance.time_zone
-        if current not in dict(TIME_ZONE_CHOICES) and current in zoneinfo.available_timezones():
-            # Chosen from an older list ("Asia/Calcutta"): the player keeps it until he picks another.
-            self.fields["time_zone"].choices = sorted([*TIME_ZONE_CHOICES, (current, current.replace("_", " "))])
+        offer_current_zone(self)
 
     def clean_display_name(self) -> str:
         # Other players see this name and invite by it: it must not pass for someone else.

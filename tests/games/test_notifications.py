@@ -281,6 +281,31 @@ def test_a_changed_digest_hour_or_time_zone_moves_the_waiting_digest(clock, alic
     assert digest.due_at.astimezone(__import__("zoneinfo").ZoneInfo("Europe/Berlin")).hour == 20
 
 
+def test_staff_changing_the_digest_hour_on_the_user_page_moves_the_waiting_digest_too(clock, alice, bob, staff,
+                                                                                       client):
+    """The admin saved the hour and zone but left the digest due at the old hour; a typed zone
+    ("Berlin") was stored as it came and broke the player's dates."""
+    bob.turn_notice, bob.digest_hour, bob.time_zone = "digest", 8, "UTC"
+    bob.save()
+    match = start_timed_match(alice, bob)
+    services.move_submit(match_id=match.pk, user=alice, move="1", expected_version=0)
+    client.force_login(staff)
+    url = reverse("admin:accounts_user_change", args=[bob.pk])
+    form = client.get(url).context["adminform"].form
+    data = {key: value for key, value in form.initial.items() if value is not None}
+    data.update({"date_joined_0": "2026-01-01", "date_joined_1": "10:00", "time_zone": "Berlin"})
+
+    assert client.post(url, data).status_code == 200, "refused: not a time zone"
+    bob.refresh_from_db()
+    assert bob.time_zone == "UTC"
+
+    data.update({"time_zone": "Europe/Berlin", "digest_hour": "20"})
+    assert client.post(url, data).status_code == 302
+    bob.refresh_from_db()
+    [digest] = Notification.objects.filter(user=bob, kind=Notification.Kind.DIGEST, sent_at__isnull=True)
+    assert digest.due_at.astimezone(__import__("zoneinfo").ZoneInfo("Europe/Berlin")).hour == 20
+
+
 def test_a_player_who_chooses_the_digest_while_matches_wait_gets_one_and_again_the_next_day(clock, alice, bob,
                                                                                           client):
     match = start_timed_match(alice, bob, clock=services.ClockSpec())  # no clock: it may wait for days
