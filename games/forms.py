@@ -44,6 +44,15 @@ def _invitee_username(name: str) -> str:
     return namesakes[0] if len(namesakes) == 1 else name
 
 
+BANK_FIELDS = ("bank_initial_days", "bank_increment_days", "bank_cap_days")
+# The clock's fields each time control leaves out (the page hides them).
+CLOCK_FIELDS_UNUSED = {
+    TimeControl.NONE: ("days_per_move", *BANK_FIELDS, "on_timeout"),
+    TimeControl.PER_MOVE: BANK_FIELDS,
+    TimeControl.BANK: ("days_per_move",),
+}
+
+
 class MatchCreateForm(forms.Form):
     """Options of one game and, for every seat beside the creator's, who sits there."""
 
@@ -65,11 +74,17 @@ class MatchCreateForm(forms.Form):
                                    help_text="With more than two players the AI always takes the late player's seat.")
 
     # One per form shown: the same form sent again (Back, then Create) finds the match it made.
-    form_token = forms.CharField(widget=forms.HiddenInput, required=False, max_length=64)
+    # (No length limit here: a hidden field's refusal would show nowhere. The view reads at most FORM_TOKEN_LENGTH.)
+    form_token = forms.CharField(widget=forms.HiddenInput, required=False)
 
     def __init__(self, game: Game, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self.game = game
+        unused = CLOCK_FIELDS_UNUSED.get(self.data.get("time_control") or TimeControl.NONE, ()) if self.is_bound else ()
+        if unused:  # hidden on the page: a value left there (a 0 typed before switching) must not refuse the form
+            self.data = self.data.copy()
+            for name in unused:
+                self.data.pop(name, None)
         if not self.is_bound:
             self.initial["form_token"] = secrets.token_urlsafe(16)
         for name, allowed in game.options.items():

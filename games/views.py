@@ -34,6 +34,7 @@ OPENED_NOT_SENT = "That address takes a button press on this page, so nothing wa
 FORM_SENT_AGAIN = ("That form was sent already and made this match, so no second match was made. "
                    "To start another one, open a new form from the lobby.")
 FORMS_SENT = "match_forms_sent"  # session key: each new-match form's token and choices -> the match it made
+FORM_TOKEN_LENGTH = 64  # of a new-match form's token that counts (a forged longer one must not fill the session)
 FORMS_REMEMBERED = 20
 POLL_SECONDS = 3
 FINISHED_PER_PAGE = 25
@@ -87,7 +88,7 @@ def match_new(request, slug: str):
         # The same form with other choices (Back, change, Create) is meant as another match.
         sent = "|".join(f"{key}={value}" for key, value in sorted(request.POST.items())
                         if key not in ("csrfmiddlewaretoken", "form_token"))
-        token = request.POST.get("form_token", "")
+        token = request.POST.get("form_token", "")[:FORM_TOKEN_LENGTH]  # ours are 22 characters
         key = f"{token}:{hashlib.sha256(sent.encode()).hexdigest()[:16]}"
         if token and key in made and Match.objects.filter(pk=made[key], created_by=request.user).exists():
             messages.info(request, FORM_SENT_AGAIN)

@@ -169,3 +169,22 @@ document.addEventListener("click", (event) => {
     event.preventDefault();
   }
 });
+
+// The new-match form hides the clock's fields that the chosen time control does not use
+// (site.css). Disable them too: the browser would otherwise refuse to send the form for a
+// value left invalid there (a 0 typed before switching), without showing why.
+const CLOCK_FIELDS_USED = { ".tc-per-move": ["per_move"], ".tc-bank": ["bank"], ".tc-timed": ["per_move", "bank"] };
+
+function syncClockFields(select) {
+  for (const [part, controls] of Object.entries(CLOCK_FIELDS_USED)) {
+    select.form.querySelectorAll(`${part} :is(input, select)`).forEach((field) => {
+      field.disabled = !controls.includes(select.value);
+    });
+  }
+}
+document.querySelectorAll('.match-new select[name="time_control"]').forEach(syncClockFields);
+document.addEventListener("change", (event) => {
+  if (event.target instanceof Element && event.target.matches('.match-new select[name="time_control"]')) {
+    syncClockFields(event.target);
+  }
+});

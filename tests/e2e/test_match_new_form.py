@@ -1,4 +1,5 @@
-"""The new-match form shows only the fields its choices use, by CSS alone (no script)."""
+"""The new-match form shows only the fields its choices use, by CSS alone (no script); a
+script disables the hidden clock fields, so that a value left there cannot stop the form."""
 
 from __future__ import annotations
 
@@ -46,3 +47,16 @@ def test_the_form_shows_the_fields_of_the_chosen_time_control_and_invite(page, l
     expect(invite).to_be_visible()
     opponent.select_option(label="Open seat: anyone may join")
     expect(invite).to_be_hidden()
+
+
+def test_a_bad_value_left_in_a_hidden_clock_field_does_not_stop_the_form(page, live_server, db):
+    """Chromium refused to send the form, silently ("An invalid form control is not focusable")."""
+    make_user("petra")
+    log_in(page, live_server.url, "petra")
+    page.goto(live_server.url + reverse("match_new", args=["mancala"]))
+    page.get_by_label("Time control").select_option(label="Time bank")
+    page.get_by_label("Time bank: days at the start").fill("0")
+    page.get_by_label("Time control").select_option(label="No time limit")
+    page.get_by_role("button", name="Create match").click()
+    expect(page).to_have_url(re.compile(r"/matches/\d+/$"))
+    expect(page.get_by_text("No time limit")).to_be_visible()

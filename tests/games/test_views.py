@@ -154,6 +154,25 @@ def test_a_forged_or_wrong_create_form_is_refused_with_a_reason(alice_client, da
     assert not Match.objects.exists()
 
 
+@pytest.mark.parametrize(("clock", "left_over"), [
+    ({"time_control": "none"}, {"days_per_move": "99", "bank_initial_days": "0", "on_timeout": "explode"}),
+    ({"time_control": "per_move", "days_per_move": "3"}, {"bank_cap_days": "-4"}),
+    ({"time_control": "bank", "bank_initial_days": "5"}, {"days_per_move": "abc"}),
+])
+def test_what_a_hidden_clock_field_still_holds_is_ignored_not_refused_out_of_sight(alice_client, clock, left_over):
+    """The page hides the fields the chosen time control does not use: a refusal there was shown nowhere."""
+    data = {"option_variant": "egyptian", "position": "first", "seat_1": "ai:1", **clock, **left_over}
+    response = alice_client.post(reverse("match_new", args=["mancala"]), data)
+    assert response.status_code == 302
+    assert Match.objects.get().time_control == clock["time_control"]
+
+
+def test_a_forged_long_form_token_does_not_refuse_the_form(alice_client):
+    data = {"option_variant": "egyptian", "position": "first", "seat_1": "ai:1", "form_token": "x" * 500}
+    assert alice_client.post(reverse("match_new", args=["mancala"]), data).status_code == 302
+    assert Match.objects.count() == 1
+
+
 def test_a_refused_seat_choice_is_one_error_not_two(alice_client):
     data = {"option_variant": "egyptian", "position": "first", "seat_1": "ai:9"}
     page = alice_client.post(reverse("match_new", args=["mancala"]), data).content.decode()
