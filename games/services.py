@@ -800,13 +800,19 @@ def match_abort(*, match_id: int, actor: User | None, reason: str) -> Match:
     match = _lock_match(match_id)
     if match.status in ALREADY_ENDED:
         raise ServiceError(ALREADY_ENDED[match.status])
-    why = f"Staff aborted the match: {reason}" if reason else "Staff aborted the match."
+    why = f"Staff aborted the match{_because(reason)}"
     _set_status(match, Status.ABORTED, reason=why, actor=actor, in_log=True)
     _stop_all_clocks(match)
     match.finished_at = timezone.now()
     match.save(update_fields=["status", "finished_at"])
     _tell_players(match, _seats_locked(match), why)
     return match
+
+
+def _because(reason: str) -> str:
+    """Staff's reason as the end of a sentence: ": Cheating reported." (or just "." without one)."""
+    reason = reason.strip().rstrip(".")
+    return f": {reason}." if reason else "."
 
 
 def _tell_players(match: Match, seats: list[Seat], why: str, *, but: User | None = None) -> None:
@@ -827,7 +833,7 @@ def seat_replace_by_ai(*, match_id: int, seat_number: int, level: int, actor: Us
     seats = _seats_locked(match)
     seat = seats[seat_number]
     person, invited, before = seat.user, not seat.accepted, seat.occupant_name
-    because = f": {reason.rstrip('.')}." if reason else "."
+    because = _because(reason)
     if seat.is_ai and seat.ai_level == level:
         raise ServiceError(f"The AI already plays seat {seat_number + 1} at that level.")
     if seat.is_ai:  # another level: staff make the game easier or harder for the others
@@ -1108,7 +1114,7 @@ def seat_deadline_extend(*, match_id: int, seat_number: int, hours: int, actor: 
     else:
         seat.paused_seconds += hours * 3600
     seat.save(update_fields=["deadline", "clock_started_at", "paused_seconds"])
-    _record_event(match, reason=f"{seat.occupant_name} was given {hours} more hour{pluralize(hours)}: {reason.strip()}",
+    _record_event(match, reason=f"{seat.occupant_name} was given {hours} more hour{pluralize(hours)}{_because(reason)}",
                   actor=actor, in_log=True)
     return seat
 

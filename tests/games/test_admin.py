@@ -185,7 +185,7 @@ def test_the_abort_action_asks_why_then_aborts_through_the_service(staff_client,
     assert not in_play.seats.filter(to_act=True).exists()
     event = MatchEvent.objects.filter(match=in_play).last()
     assert (event.from_status, event.to_status, event.actor, event.reason) == (
-        Status.ACTIVE, Status.ABORTED, staff, "Staff aborted the match: Cheating reported")
+        Status.ACTIVE, Status.ABORTED, staff, "Staff aborted the match: Cheating reported.")
     told = Notification.objects.filter(match=in_play, kind=Notification.Kind.MATCH_OVER)
     assert told.count() == 2 and all("Cheating reported" in notice.body for notice in told)
     assert MatchEvent.objects.filter(match=aborted, to_status=Status.ABORTED).count() == 1

@@ -247,7 +247,7 @@ def test_staff_extend_a_deadline_with_a_recorded_reason(clock, alice, bob, staff
     event = MatchEvent.objects.get(match=match, actor=staff)
     assert "24 more hours: Power cut" in event.reason and event.ply == 0
     services.seat_deadline_extend(match_id=match.pk, seat_number=0, hours=1, actor=staff, reason="Storm")
-    assert MatchEvent.objects.filter(match=match, reason__endswith="was given 1 more hour: Storm").exists()
+    assert MatchEvent.objects.filter(match=match, reason__endswith="was given 1 more hour: Storm.").exists()
     with pytest.raises(services.ServiceError, match="no clock"):
         services.seat_deadline_extend(match_id=match.pk, seat_number=1, hours=1, actor=staff, reason="x")
     untimed = start_timed_match(alice, bob, clock=ClockSpec())
@@ -261,7 +261,7 @@ def test_an_extension_for_a_long_name_with_a_long_reason_is_recorded_whole(clock
     reason = "The player's internet provider failed for two days; confirmed by email. " * 2  # 144 characters
     services.seat_deadline_extend(match_id=match.pk, seat_number=0, hours=48, actor=staff, reason=reason)
     event = MatchEvent.objects.get(match=match, actor=staff)
-    assert event.reason == f"{'n' * 150} was given 48 more hours: {reason.strip()}"
+    assert event.reason == f"{'n' * 150} was given 48 more hours: {reason.strip().rstrip('.')}."
 
 
 def test_the_dashboard_puts_the_your_turn_match_with_least_time_first(clock, alice, bob, client):

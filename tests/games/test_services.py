@@ -213,7 +213,7 @@ def test_the_your_turn_email_also_lists_what_the_log_shows_between_moves(alice, 
 
     body = Notification.objects.filter(user=alice, kind=Notification.Kind.YOUR_TURN).latest("pk").body
 
-    assert ("What happened since your last move:\n- Bob was given 5 more hours: Travelling\n- Bob sows tile 1"
+    assert ("What happened since your last move:\n- Bob was given 5 more hours: Travelling.\n- Bob sows tile 1"
             in body)
 
 
@@ -351,7 +351,7 @@ def test_resigning_and_aborting_write_status_events(match, alice, staff):
     assert match.status == Status.ABORTED
     event = MatchEvent.objects.filter(match=match).last()
     assert (event.from_status, event.to_status, event.reason, event.actor) == (
-        Status.ACTIVE, Status.ABORTED, "Staff aborted the match: Test abort", staff)
+        Status.ACTIVE, Status.ABORTED, "Staff aborted the match: Test abort.", staff)
     told = Notification.objects.filter(match=match, kind=Notification.Kind.MATCH_OVER)
     assert sorted(told.values_list("user__username", flat=True)) == ["alice", "bob"]
     assert all("Staff aborted the match: Test abort" in notice.body for notice in told)

@@ -755,7 +755,7 @@ def test_the_move_log_puts_each_event_just_above_the_move_it_followed(client, al
     client.force_login(alice)
     log = client.get(reverse("match_detail", args=[match.pk])).content.decode().split('id="log"')[1]
     lines = [" ".join(strip_tags(line).split()) for line in re.findall(r"<li[^>]*>.*?</li>", log)]
-    assert lines == ["Bob sows tile 1: 4 coins.", "Bob was given 5 more hours: Travelling",
+    assert lines == ["Bob sows tile 1: 4 coins.", "Bob was given 5 more hours: Travelling.",
                      "Alice sows tile 1: 4 coins."], lines
     assert re.findall(r'<li[^>]*value="(\d+)"', log) == ["2", "1", "1"]
     after_the_list = strip_tags(log.split("</ol>")[1])
