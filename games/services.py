@@ -754,12 +754,12 @@ def _same_move_played(match: Match, seat: Seat, move: str, ply: int) -> MoveReco
 def match_resign(*, match_id: int, user: User) -> Match:
     """Two players: the other one wins. More: the AI takes the seat and plays on."""
     match = _lock_match(match_id)
-    if match.status != Status.ACTIVE:
-        raise ServiceError(RESIGN_BEFORE_START if match.status == Status.OPEN else NOT_IN_PLAY)
     seats = _seats_locked(match)
     seat = _seat_of(seats, user)
-    if seat is None:
+    if seat is None:  # first: "decline the invitation" would be no answer for someone not invited
         raise NotAllowed(NOT_YOUR_MATCH)
+    if match.status != Status.ACTIVE:
+        raise ServiceError(RESIGN_BEFORE_START if match.status == Status.OPEN else NOT_IN_PLAY)
     if len(seats) > 2:
         _hand_seat_to_ai(match, seats, seat, level=max(match.game_obj.ai_levels),
                          reason=f"{user.public_name} resigned; the AI plays on.", actor=user)

@@ -434,3 +434,16 @@ def test_only_the_creator_cancels_an_open_match(alice, bob):
     services.match_cancel(match_id=match.pk, user=alice)
     match.refresh_from_db()
     assert match.status == Status.ABORTED
+
+
+def test_resigning_a_match_you_are_not_in_says_so_whatever_its_state(alice, bob, carol):
+    """An open challenge answered "decline the invitation, or withdraw the match" to someone
+    neither invited nor its creator."""
+    challenge = services.match_create(creator=alice, game_slug="mancala", options={},
+                                      seats=[SeatSpec("creator"), SeatSpec("open")])
+    invited = services.match_create(creator=alice, game_slug="mancala", options={},
+                                    seats=[SeatSpec("creator"), SeatSpec("user", username="bob")])
+    with pytest.raises(services.NotAllowed, match=r"^You are not playing in this match\.$"):
+        services.match_resign(match_id=challenge.pk, user=carol)
+    with pytest.raises(services.ServiceError, match="decline the invitation"):
+        services.match_resign(match_id=invited.pk, user=bob)
