@@ -861,6 +861,9 @@ def test_two_colour_players_add_up_both_colours(players):
     ("z3", NO_SUCH_SQUARE.format(name="z3")),
     ("f12", NO_SUCH_SQUARE.format(name="f12")),
     ("f0", NO_SUCH_SQUARE.format(name="f0")),
+    ("a²", NO_SUCH_SQUARE.format(name="a²")),  # a digit to str.isdigit, not to int: no Python error shown
+    ("e①", NO_SUCH_SQUARE.format(name="e①")),
+    ("a٥", NO_SUCH_SQUARE.format(name="a٥")),  # an Arabic-Indic 5 is no row of ours, not a5
 ])
 def test_notation_errors_say_what_is_wrong(move, message):
     assert refused(position(WORKED_EXAMPLE), move) == message

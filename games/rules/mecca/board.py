@@ -38,10 +38,12 @@ def square_name(square: int) -> str:
 
 
 def square_index(name: str) -> int | None:
-    """The square called ``name`` (``f3``), or None when no square has that name."""
-    if len(name) < 2 or name[0] not in FILES or not name[1:].isdigit() or name[1] == "0":
+    """The square called ``name`` (``f3``), or None when no square has that name. Rows are
+    ASCII digits only: ``str.isdigit`` also takes "²" (which ``int`` refuses) and "٥"."""
+    digits = name[1:]
+    if len(name) < 2 or name[0] not in FILES or not (digits.isascii() and digits.isdigit()) or name[1] == "0":
         return None
-    row = int(name[1:]) - 1
+    row = int(digits) - 1
     return row * SIZE + FILES.index(name[0]) if row < SIZE else None
 
 
