@@ -121,3 +121,34 @@ def test_every_removal_of_the_last_round_is_noted_and_marked_not_only_the_latest
                                    f"{removal['square']}") for note in board["notes"]), removal
         if not squares[removal["square"]]["pilgrim"]:
             assert squares[removal["square"]]["returned"]["colour"] == removal["colour"], "marked as gone"
+
+
+def removal_state():
+    """A 4-player game where the colour to act may remove a pilgrim."""
+    rng = random.Random(5)
+    state = placing_state()
+    while MECCA.view(state, None)["step"] != "remove":
+        seat = MECCA.to_act(state)[0]
+        moves = [move for move in MECCA.legal_moves(state, seat) if move != "pass"]
+        state = MECCA.apply(state, seat, rng.choice(moves))
+    return state
+
+
+def test_removal_targets_are_marked_by_a_shape_not_by_colour_alone(client, alice, bob, carol):
+    """Colour-blind safe: the green outline of a square one may play looks like the ring's
+    outline to a red-green colour-blind player, so a placement target has a dot and a
+    pilgrim one may remove a cross."""
+    dave = make_user("dave")
+    match = start_timed_match(alice, bob, carol, dave, clock=ClockSpec(), game="mecca")
+    state = removal_state()
+    Match.objects.filter(pk=match.pk).update(state=MECCA.dump(state))
+    seat = MECCA.to_act(state)[0]
+    client.force_login({0: alice, 1: bob, 2: carol, 3: dave}[seat])
+    page = client.get(reverse("match_detail", args=[match.pk])).content.decode()
+    targets = MECCA.view(state, seat)["targets"]
+    assert targets
+    for name in targets:
+        button = page.split(f'data-testid="square-{name}"', 1)[1].split("</button>", 1)[0]
+        assert 'class="take"' in button, name
+    untouched = next(name for name in MECCA.view(state, seat)["board"] if name not in targets)
+    assert 'class="take"' not in page.split(f'data-testid="square-{untouched}"', 1)[1].split("</button>", 1)[0]
