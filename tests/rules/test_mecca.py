@@ -290,8 +290,29 @@ def test_third_pilgrim_must_touch_three_pilgrims_of_three_other_colours_never_tw
     """"A Pilgrim cannot be placed adjacent to 2 or more sameless color Pilgrims": the red
     player's third pilgrim may not go where it touches 1 green and 2 blue pilgrims."""
     state = play(position(WORKED_EXAMPLE), "d10", "f10")
-    assert refused(state, "j6") == why.SAME_COLOUR_TWICE.format(colour="blue")
+    assert refused(state, "j6") == why.SAME_COLOUR_TWICE.format(count="two", colour="blue")
     assert GAME.legal_moves(state, RED) == ["h4"]
+
+
+def test_a_square_touching_three_pilgrims_of_one_colour_is_explained_with_three():
+    """Pilgrims of one colour never touch each other, yet up to four of them can touch one
+    empty square: i4 touches the blue pilgrims on h3, j3 and h5, and the reason says three."""
+    state = position("""
+        .....Y.....
+        ...........
+        .......B.B.
+        ...........
+        R......B...
+        ...........
+        G.........B
+        ...........
+        ...........
+        ...........
+        ...........
+    """)
+    assert refused(state, "i4") == (
+        "This square touches three blue pilgrims; the pilgrims it touches must all be of different colours."
+    )
 
 
 def test_placing_is_compulsory_while_a_square_takes_the_next_pilgrim():

@@ -20,7 +20,7 @@ TAKEN = "There is already a {colour} pilgrim on {square}."
 ALONE = "A pilgrim can never be alone: this square touches no pilgrim."
 OWN_COLOUR = "This square touches a {colour} pilgrim, and a pilgrim may never touch one of its own colour."
 SAME_COLOUR_TWICE = (
-    "This square touches two {colour} pilgrims; the pilgrims it touches must all be of different colours."
+    "This square touches {count} {colour} pilgrims; the pilgrims it touches must all be of different colours."
 )
 WRONG_COUNT_FIRST = "Your 1st pilgrim must touch exactly one pilgrim, of another colour; this square touches {count}."
 WRONG_COUNT = (
@@ -92,7 +92,7 @@ def why_not_here(state: State, square: int) -> str | None:
         return OWN_COLOUR.format(colour=COLOURS[state.colour])
     twice = next((c for c in around if around.count(c) > 1), None)
     if twice is not None:
-        return SAME_COLOUR_TWICE.format(colour=COLOURS[twice])
+        return SAME_COLOUR_TWICE.format(count=NUMBERS[around.count(twice)], colour=COLOURS[twice])
     k = state.placed + 1
     if len(around) != k:
         if k == 1:
