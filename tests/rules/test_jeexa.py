@@ -185,6 +185,8 @@ def test_forbidden_contacts_a_tab_against_a_tab_is_refused():
 def test_notation_errors_are_readable():
     state = position([(0, 0, 2, 0)], COLUMN, piece=2)
     assert refused(state, "here") == UNREADABLE
+    assert refused(state, "0,-1,\u0661\u0668\u0660") == UNREADABLE, "Arabic-Indic 180: not how a move is written"
+    assert refused(state, "steal \u0661 0,0") == UNREADABLE
     assert refused(state, "0,-1,45") == BAD_ROTATION
     assert refused(state, "steal 1 0,0") == NO_JOKER
     with pytest.raises(IllegalMove):

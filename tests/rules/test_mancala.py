@@ -379,6 +379,7 @@ def test_kalah_moves_again_and_sweeps_like_egyptian():
         (ETHIOPIAN, "9l", TILE_RANGE),
         (ETHIOPIAN, "right", NAME_A_TILE_AND_DIRECTION),
         (ETHIOPIAN, "3x", UNKNOWN_DIRECTION),
+        (EGYPTIAN, "\u0663", NAME_A_TILE),  # an Arabic-Indic 3: a number, but not one the notation is written in
     ],
 )
 def test_notation_errors_say_what_is_wrong(variant, move, message):

@@ -9,8 +9,9 @@ from dataclasses import dataclass
 from games.rules.jeexa.grid import Cell
 from games.rules.jeexa.pieces import ROTATIONS
 
-PLACE_PATTERN = re.compile(r"^(-?\d+),(-?\d+),(-?\d+)$")
-STEAL_PATTERN = re.compile(r"^steal (\d+) (-?\d+),(-?\d+)$")
+# ASCII: \d alone also takes "٠" (Arabic-Indic 0), which int() reads as 0 but no move is written with.
+PLACE_PATTERN = re.compile(r"^(-?\d+),(-?\d+),(-?\d+)$", re.ASCII)
+STEAL_PATTERN = re.compile(r"^steal (\d+) (-?\d+),(-?\d+)$", re.ASCII)
 
 UNREADABLE = "Write a placement as x,y,turn (for example 2,-1,90) or a steal as steal 3 0,1."
 BAD_ROTATION = "A piece is turned by 0, 90, 180 or 270 degrees."

@@ -6,7 +6,7 @@ import re
 
 from games.rules.mancala.rules import ETHIOPIAN, LEFT, RIGHT, TILES
 
-MOVE_PATTERN = re.compile(r"^(\d+)([a-z]?)$")
+MOVE_PATTERN = re.compile(r"^(\d+)([a-z]?)$", re.ASCII)  # ASCII: \d alone also takes "١" (Arabic-Indic 1)
 DIRECTIONS = {"r": RIGHT, "l": LEFT}
 LETTERS = {RIGHT: "r", LEFT: "l"}
 
