@@ -230,7 +230,7 @@ def test_first_round_each_colour_places_one_single_pilgrim_next_to_one_of_anothe
     assert "b4" in GAME.legal_moves(state, 0)
     assert refused(state, "e2") == why.OWN_COLOUR.format(colour="yellow")
     # b6 touches red on a5 and green on a7: two pilgrims, not one.
-    assert refused(state, "b6") == why.WRONG_COUNT_FIRST.format(count=2)
+    assert refused(state, "b6") == why.WRONG_COUNT_FIRST.format(count="two")
     after = play(state, "b4")
     assert after.board[sq("b4")] == YELLOW
     assert GAME.view(after, None)["colour_to_act"] == "red", "one single pilgrim, then the next colour"
@@ -271,7 +271,7 @@ def test_first_pilgrim_must_touch_exactly_one_pilgrim():
     """"The first Pilgrim to be placed must be next to only one Pilgrim in a different color.\""""
     state = position(WORKED_EXAMPLE)
     # f9 touches yellow e9, green f8 and blue g9.
-    assert refused(state, "f9") == why.WRONG_COUNT_FIRST.format(count=3)
+    assert refused(state, "f9") == why.WRONG_COUNT_FIRST.format(count="three")
     assert "f9" not in GAME.legal_moves(state, RED)
 
 
@@ -281,7 +281,7 @@ def test_second_pilgrim_must_touch_exactly_two_pilgrims_of_two_other_colours():
     state = play(position(WORKED_EXAMPLE), "d10")
     assert "f10" in GAME.legal_moves(state, RED)  # yellow e9 and blue g9
     assert refused(state, "i7") == (
-        "Your 2nd pilgrim must touch exactly two pilgrims of two other colours; this square touches 1."
+        "Your 2nd pilgrim must touch exactly two pilgrims of two other colours; this square touches one."
     )
     assert refused(state, "e10") == why.OWN_COLOUR.format(colour="red")
 

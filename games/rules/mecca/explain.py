@@ -95,9 +95,10 @@ def why_not_here(state: State, square: int) -> str | None:
         return SAME_COLOUR_TWICE.format(count=NUMBERS[around.count(twice)], colour=COLOURS[twice])
     k = state.placed + 1
     if len(around) != k:
+        count = NUMBERS.get(len(around), len(around))
         if k == 1:
-            return WRONG_COUNT_FIRST.format(count=len(around))
-        return WRONG_COUNT.format(nth=nth(k), k=NUMBERS.get(k, k), count=len(around))
+            return WRONG_COUNT_FIRST.format(count=count)
+        return WRONG_COUNT.format(nth=nth(k), k=NUMBERS.get(k, k), count=count)
     return None
 
 
