@@ -152,3 +152,20 @@ def test_removal_targets_are_marked_by_a_shape_not_by_colour_alone(client, alice
         assert 'class="take"' in button, name
     untouched = next(name for name in MECCA.view(state, seat)["board"] if name not in targets)
     assert 'class="take"' not in page.split(f'data-testid="square-{untouched}"', 1)[1].split("</button>", 1)[0]
+
+
+def test_the_colour_table_says_it_lists_the_choosing_order_during_set_up_and_the_playing_order_after(
+        client, alice, bob, carol):
+    """During set-up it was captioned "Playing order" over the order the colours choose their entrances in."""
+    dave = make_user("dave")
+    match = start_timed_match(alice, bob, carol, dave, clock=ClockSpec(), game="mecca")
+    client.force_login(alice)
+    page = client.get(reverse("match_detail", args=[match.pk])).content.decode()
+    assert "<caption>Choosing entrances, in this order" in page and "Playing order" not in page
+    state = placing_state()
+    Match.objects.filter(pk=match.pk).update(state=MECCA.dump(state))
+    page = client.get(reverse("match_detail", args=[match.pk])).content.decode()
+    assert "<caption>Playing order</caption>" in page
+    order = MECCA.view(state, 0)["order"]
+    rows = [page.index(f'data-testid="colour-{colour}"') for colour in order]
+    assert rows == sorted(rows), "the rows follow the playing order"
