@@ -138,6 +138,13 @@ class Match(models.Model):
         return options_label(self.game, self.options)
 
     @property
+    def won_on_tie_break(self) -> bool:
+        """One winner, though another seat scored as much (Mecca: more pilgrims close to the Kaaba)."""
+        result = self.result or {}
+        scores, winners = result.get("scores") or [], result.get("winners") or []
+        return len(winners) == 1 and scores.count(max(scores, default=None)) > 1
+
+    @property
     def poll_token(self) -> str:
         return poll_token(self.version, self.status, self.revision)
 

@@ -261,12 +261,14 @@ def _result_words(match: Match, seats: list[Seat], reader: Seat) -> dict[str, st
     names = seat_names(seats)
     winners, reason = match.result["winners"], match.result["reason"]
     won_by = _in_words([names[number] for number in winners])
+    tie_break = " on the tie-break" if match.won_on_tie_break else ""
     if len(winners) == len(seats):
         verdict, outcome = "a draw", f"It is a draw: {won_by} share the win"
     elif reader.number not in winners:
-        verdict, outcome = "you lost", f"You lost: {won_by} {'won' if len(winners) == 1 else 'share the win'}"
+        won = f"won{tie_break}" if len(winners) == 1 else "share the win"
+        verdict, outcome = "you lost", f"You lost: {won_by} {won}"
     elif len(winners) == 1:
-        verdict, outcome = "you won", "You won"
+        verdict, outcome = "you won", f"You won{tie_break}"
     else:
         others = _in_words([names[number] for number in winners if number != reader.number])
         verdict, outcome = "you share the win", f"You share the win with {others}"

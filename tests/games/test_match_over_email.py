@@ -3,6 +3,10 @@ reader won, lost or shared the win, and the score; a cancelled match is called c
 
 from __future__ import annotations
 
+import re
+
+from django.urls import reverse
+
 from games import services
 from games.engine import get_game
 from games.engine.base import Outcome
@@ -72,6 +76,21 @@ def test_players_are_told_by_name_who_shares_the_win(alice, bob, carol, monkeypa
     notice = told(match, carol)
     assert notice.subject == f"Mesopotamia #{match.pk} is over: you share the win"
     assert f"is over. You share the win with Alice.\n{score}" in notice.body
+
+
+def test_a_win_on_the_tie_break_says_so_by_mail_and_on_the_page(alice, bob, client, monkeypatch):
+    """ "Bob wins. Score: Alice 19, Bob 19." read as a mistake (Mecca: the Kaaba tie-break decided)."""
+    match = start_timed_match(alice, bob, game="mecca")
+    game = get_game("mecca")
+    state = game.load(match.state)
+    ending = Outcome(scores=(19, 19), winners=(0,))  # Alice's move ends it: Bob is the one told
+    monkeypatch.setattr(type(game), "outcome", lambda self, after: None if after == state else ending)
+    services.move_submit(match_id=match.pk, user=alice, move=game.legal_moves(state, 0)[0], expected_version=0)
+
+    assert "is over. You lost: Alice won on the tie-break.\nScore: Alice 19, Bob 19.\n" in told(match, bob).body
+    client.force_login(bob)
+    page = client.get(reverse("match_detail", args=[match.pk])).content.decode()
+    assert re.search(r"Alice</span>\s*wins on the tie-break\.", page)
 
 
 def test_a_match_staff_abort_is_called_cancelled_not_over(match, staff):
