@@ -134,3 +134,30 @@ def test_on_a_phone_a_spot_opens_the_ways_to_turn_the_piece_each_big_enough_for_
         expect(page.locator("#log li").first).to_contain_text("at 0,0 turned 270°")
     match.refresh_from_db()
     assert match.version == 1
+
+
+def test_on_a_phone_each_piece_a_joker_may_steal_is_big_enough_for_a_finger(browser, live_server, db, monkeypatch):
+    monkeypatch.setattr(services, "new_seed", lambda: 3)
+    viewer, other = make_user("hana", display_name="Hana"), make_user("ivo", display_name="Ivo")
+    match = start_timed_match(viewer, other, clock=ClockSpec(), game="jeexa")
+    game, rng = match.game_obj, random.Random(7)
+    while True:  # random moves (the same ones each run) until Hana has a joker to use
+        state = game.load(match.state)
+        seat = game.to_act(state)[0]
+        if seat == 0 and state.stealing:
+            break
+        services.move_submit(match_id=match.pk, move=rng.choice(game.legal_moves(state, seat)),
+                             expected_version=match.version, user=[viewer, other][seat])
+        match.refresh_from_db()
+    with console_checked_page(browser, viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True) as page:
+        log_in(page, live_server.url, "hana")
+        page.goto(live_server.url + reverse("match_detail", args=[match.pk]))
+        targets = page.get_by_role("button", name=re.compile("^Steal the "))
+        expect(targets).to_have_count(len(game.legal_moves(state, 0)))
+        for target in targets.all():
+            target.scroll_into_view_if_needed()
+            box = target.bounding_box()
+            assert box["width"] >= FINGER_PX and box["height"] >= FINGER_PX, box
+        assert page.evaluate(COVERED_BUTTONS) == []
+        targets.first.click()
+        expect(page.locator("#log li").first).to_contain_text("Hana uses a joker: steals the")
