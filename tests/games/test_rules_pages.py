@@ -122,3 +122,9 @@ def test_the_match_page_links_to_its_games_rules(client, alice, match):
     client.force_login(alice)
     page = client.get(reverse("match_detail", args=[match.pk])).content.decode()
     assert f'href="{reverse("game_rules", args=["mancala"])}"' in page
+
+
+def test_the_jeexa_page_says_how_a_piece_that_fits_several_ways_is_placed(client):
+    text = page_text(client.get(reverse("game_rules", args=["jeexa"])))
+    assert ("Where it fits turned more than one way, the cell shows how many; a click on it opens those ways side by "
+            "side to choose from, and Escape or Choose another spot closes them without playing.") in text
