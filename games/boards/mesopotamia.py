@@ -13,8 +13,11 @@ from games.rules.mesopotamia.hexes import step
 HEX_RADIUS = 48
 SQRT3 = math.sqrt(3)
 MARGIN = 8
-TRIBE_STEP = 18
-TRIBES_PER_ROW = 4
+# How tribes sharing a tile are laid out, the first that holds them all: (at most this many,
+# in rows of, that far apart, drawn at this scale, the first row's height). Any number may
+# share a tile (ten on a starting plains early in a 4-player game); a row below the hex's
+# middle band would run over its coordinates and under the next hex.
+CROWDS = ((8, 4, 18, 1.0, 4), (18, 6, 11, 0.65, 0), (32, 8, 8.5, 0.5, -2))
 ARROWS = {"n": "↑", "ne": "↗", "se": "↘", "s": "↓", "sw": "↙", "nw": "↖"}
 KIND_LABELS = {"temple": "Temple", "volcano": "Volcano", "forest": "Forest", "quarry": "Quarry", "plains": "Plains"}
 LOAD_LETTERS = {"wood": "W", "stone": "S", "offering": "?"}
@@ -165,20 +168,22 @@ def _tile(tile: dict, tribes: list[dict], colours: list[str], targets: dict) -> 
         "stone": tile["stone"],
         "huts": huts,
         "holy": holy,
-        "tribes": [_token(t, i, colours) for i, t in enumerate(tribes)],
+        "tribes": [_token(t, i, len(tribes), colours) for i, t in enumerate(tribes)],
         "choice": bool(here),
         "title": _tile_title(tile, tribes),
         **(_click(here) if here else {}),
     }
 
 
-def _token(tribe: dict, i: int, colours: list[str]) -> dict:
-    row, column = divmod(i, TRIBES_PER_ROW)
+def _token(tribe: dict, i: int, count: int, colours: list[str]) -> dict:
+    _most, per_row, spacing, scale, top = next(crowd for crowd in CROWDS if count <= crowd[0])
+    row, column = divmod(i, per_row)
     load = tribe["load"]
     return {
         "id": tribe["id"],
-        "x": -27 + TRIBE_STEP * column,
-        "y": 4 + TRIBE_STEP * row,
+        "x": spacing * (column - (per_row - 1) / 2),
+        "y": top + spacing * row,
+        "scale": scale,
         "colour": colours[tribe["seat"]],
         "load": load,
         "load_letter": str(tribe["value"]) if "value" in tribe else LOAD_LETTERS.get(load, ""),

@@ -4,7 +4,9 @@ secrecy guarantees, the AI's knowledge, and property tests over random games."""
 
 from __future__ import annotations
 
+import itertools
 import json
+import math
 import random
 import re
 from dataclasses import replace
@@ -983,3 +985,28 @@ def test_the_strong_ai_teleports_its_offering_straight_into_the_temple():
     assert GAME.ai_move(state, 0, 2, 1) == "play teleport b1"
     state = play(state, "play teleport b1")
     assert GAME.ai_move(state, 0, 2, 1) == "to 0,0"
+
+
+TRIBE_RADIUS = 8  # the circle the board template draws for a tribe, before its scale
+HUTS_BOTTOM, COORDS_TOP = -7, 30  # huts and holy places stand above, the hex's coordinates are written below
+APOTHEM = 47 * math.sqrt(3) / 2  # the drawn outline's radius is 47
+OVER_THE_EDGE = 2  # what a circle may overlap the hex's outline (1.5 wide) by
+
+
+@pytest.mark.parametrize("count", [3, 8, 9, 10, 18, 19, 32])
+def test_every_tribe_on_a_crowded_tile_is_drawn_inside_its_hex_apart_from_the_others(count):
+    """Any number of tribes may share a tile: ten on a starting plains two rounds into a
+    4-player game. A third row was drawn below the hex, under the next hex."""
+    names = [f"{colour}{n}" for colour in "bygr" for n in range(1, 9)][:count]
+    state = arrange(start(4), {name: (A,) for name in names}, clear=True)
+    tile = next(h for h in present(GAME.view(state, 0), 0, [])["map"]["hexes"] if h["coords"] == "-1,0")
+    tokens = tile["tribes"]
+    assert [t["id"] for t in tokens] == names
+    for t in tokens:
+        radius = TRIBE_RADIUS * t["scale"]
+        assert t["y"] - radius >= HUTS_BOTTOM and t["y"] + radius <= COORDS_TOP, t
+        to_slanted_side = APOTHEM - (math.sqrt(3) / 2 * abs(t["x"]) + abs(t["y"]) / 2)
+        assert to_slanted_side >= radius - OVER_THE_EDGE, t
+    for one, other in itertools.combinations(tokens, 2):
+        apart = math.dist((one["x"], one["y"]), (other["x"], other["y"]))
+        assert apart >= TRIBE_RADIUS * (one["scale"] + other["scale"]), (one, other)
