@@ -21,16 +21,38 @@ function focusKey(element) {
   if (element.matches("button[name][value]")) {
     return `button[name="${CSS.escape(element.name)}"][value="${CSS.escape(element.value)}"]`;
   }
+  if (element.hasAttribute("popovertarget")) {
+    return `[popovertarget="${CSS.escape(element.getAttribute("popovertarget"))}"]`;
+  }
   const testid = element.getAttribute("data-testid");
   return testid ? `[data-testid="${CSS.escape(testid)}"]` : null;
 }
+
+// A chooser (Jeexa's ways to turn a piece, a popover) open when a poll redraws the board
+// opens again: the redraw would otherwise shut it under the player's finger or keyboard.
+// Not after the player's own move or refusal (a POST): its answer is what they look at then.
+let chooserWas = null;
 
 document.addEventListener("htmx:beforeSwap", (event) => {
   const active = document.activeElement;
   const target = event.detail.target;
   // Only focus inside the part being replaced is lost; focus anywhere else stays put.
   focusWas = target && active && active !== document.body && target.contains(active) ? focusKey(active) || "" : null;
+  const open = target && target.querySelector("[popover]:popover-open");
+  chooserWas = open && open.id && event.detail.requestConfig?.verb === "get" ? open.id : null;
 });
+
+function reopenChooser() {
+  const chooser = chooserWas && document.getElementById(chooserWas);
+  chooserWas = null;
+  if (chooser && chooser.matches("[popover]:not(:popover-open)")) chooser.showPopover();
+}
+
+// A control inside a closed chooser cannot take the focus: its spot's button takes it.
+function focusable(element) {
+  const chooser = element && element.closest("[popover]:not(:popover-open)");
+  return chooser ? document.querySelector(`[popovertarget="${CSS.escape(chooser.id)}"]`) : element;
+}
 
 document.addEventListener("htmx:afterSettle", () => {
   const status = document.querySelector("#status .turn");
@@ -38,8 +60,9 @@ document.addEventListener("htmx:afterSettle", () => {
   if (status && announcer && announcer.textContent !== status.textContent.trim()) {
     announcer.textContent = status.textContent.trim();  // a live region that outlives the swap
   }
+  reopenChooser();
   if (focusWas === null) return;
-  const found = focusWas && document.querySelector(focusWas);
+  const found = focusable(focusWas && document.querySelector(focusWas));
   focusWas = null;
   // A control that is no longer a Tab stop (a Mecca square just filled) gives way to the board's next move.
   const again = found && found.getAttribute("tabindex") !== "-1" ? found : null;

@@ -7,10 +7,12 @@ import random
 import re
 
 import pytest
+from django.db.models import F
 from django.urls import reverse
 from playwright.sync_api import Page, expect
 
 from games import services
+from games.models import Match
 from games.services import ClockSpec
 from tests.conftest import make_user
 from tests.e2e.conftest import console_checked_page
@@ -161,3 +163,23 @@ def test_on_a_phone_each_piece_a_joker_may_steal_is_big_enough_for_a_finger(brow
         assert page.evaluate(COVERED_BUTTONS) == []
         targets.first.click()
         expect(page.locator("#log li").first).to_contain_text("Hana uses a joker: steals the")
+
+
+def test_a_redraw_by_the_poll_keeps_the_chooser_open_and_the_focus_on_the_same_way(page, live_server, db):
+    """The poll's redraw shut the chooser and left the focus on the page: the next Tab went to "Resign…"."""
+    viewer, other = make_user("hana", display_name="Hana"), make_user("ivo", display_name="Ivo")
+    match = start_timed_match(viewer, other, clock=ClockSpec(), game="jeexa")
+    log_in(page, live_server.url, "hana")
+    page.goto(live_server.url + reverse("match_detail", args=[match.pk]))
+    page.get_by_role("button", name="Place it at 0,0: 4 ways to turn it").press("Enter")
+    way = page.get_by_role("button", name="Place it at 0,0 turned 90°")
+    way.focus()
+    page.evaluate("document.querySelector('#board').dataset.before = 'redraw'")
+
+    Match.objects.filter(pk=match.pk).update(revision=F("revision") + 1)  # as a clock or seat change does
+    expect(page.locator("#board[data-before]")).to_have_count(0)  # the poll redrew the board
+
+    expect(way).to_be_visible()
+    expect(way).to_be_focused()
+    page.keyboard.press("Enter")
+    expect(page.locator("#log li").first).to_contain_text("at 0,0 turned 90°")
