@@ -211,3 +211,14 @@ document.addEventListener("change", (event) => {
     syncClockFields(event.target);
   }
 });
+
+// Jeexa's chooser of ways to turn a piece opens at the foot of the screen (site.css): scroll
+// its spot up into sight above it, so that the player sees where the piece would go.
+document.addEventListener("toggle", (event) => {
+  const chooser = event.target;
+  if (event.newState !== "open" || !(chooser instanceof Element) || !chooser.matches(".jx-turns")) return;
+  const spot = document.querySelector(`[popovertarget="${CSS.escape(chooser.id)}"]`);
+  if (!spot) return;
+  const hidden = spot.getBoundingClientRect().bottom + 12 - chooser.getBoundingClientRect().top;
+  if (hidden > 0) window.scrollBy({ top: hidden, behavior: "instant" });
+}, true);  // toggle does not bubble

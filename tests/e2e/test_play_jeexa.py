@@ -124,6 +124,8 @@ def test_on_a_phone_a_spot_opens_the_ways_to_turn_the_piece_each_big_enough_for_
         expect(ways.first).to_be_hidden()
         spot.click()
         expect(ways).to_have_count(4)
+        spot_box, chooser_box = spot.bounding_box(), page.locator(".jx-turns:popover-open").bounding_box()
+        assert spot_box["y"] + spot_box["height"] <= chooser_box["y"], "the spot stays in sight above the chooser"
         for way in ways.all():
             box = way.bounding_box()
             assert box["width"] >= FINGER_PX and box["height"] >= FINGER_PX, box
