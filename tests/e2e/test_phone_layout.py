@@ -142,6 +142,9 @@ def test_no_page_scrolls_sideways_on_a_phone(phone, live_server, db, monkeypatch
         for scrolls, hint_shown in phone.evaluate(PUZZLE_HINTS):
             assert scrolls == hint_shown, path
             hinted += [path] if hint_shown else []
+        # Mesopotamia's action buttons are as tall as a finger is wide (44 px).
+        assert phone.evaluate("[...document.querySelectorAll('.meso-move')]"
+                              ".filter(b => b.getBoundingClientRect().height < 44).length") == 0, path
         # A score table fits without scrolling, long name and all; so do the rules pages' tables.
         assert phone.evaluate("[...document.querySelectorAll('.jx-table, .mecca-scores, .rules .table-scroll')]"
                               ".filter(t => t.scrollWidth > t.clientWidth + 1).length") == 0, path
