@@ -22,15 +22,18 @@ WRITING = ".writing"  # "<ms>_<uuid>.<queue>.msg.writing" is no queue's file unt
 
 
 class Channel(filesystem.Channel):
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        # A command run before runsite made them (seed_demo on its own) declares the queue and
+        # binds it before the first message: kombu lists and writes these folders but makes none.
+        for folder in (self.data_folder_in, self.data_folder_out, self.control_folder):
+            os.makedirs(folder, exist_ok=True)
+
     def _put(self, queue, payload, **kwargs):
         body = str_to_bytes(dumps(payload))
         name = os.path.join(self.data_folder_out, f"{round(monotonic() * 1000)}_{uuid.uuid4()}.{queue}.msg")
         try:
-            try:
-                self._write(name, body)
-            except FileNotFoundError:  # a command run before runsite made the folders (seed_demo on its own)
-                os.makedirs(self.data_folder_out, exist_ok=True)
-                self._write(name, body)
+            self._write(name, body)
         except OSError as error:
             raise ChannelError(f"Cannot add file {name!r} to directory") from error
 

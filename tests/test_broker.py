@@ -59,3 +59,12 @@ def test_a_message_sent_before_the_folders_exist_makes_them(tmp_path):
     writer, reader = channel(queue), channel(queue)
     writer._put("celery", {"task": "games.tasks.ai_move", "n": 1})
     assert reader._get("celery") == {"task": "games.tasks.ai_move", "n": 1}
+
+
+def test_a_queue_declared_before_the_folders_exist_is_empty(tmp_path):
+    """Celery declares the queue before its first message: the declaration must not fail on the missing folder."""
+    queue = tmp_path / "celery" / "queue"
+    options = {"data_folder_in": str(queue), "data_folder_out": str(queue), "control_folder": str(tmp_path / "control")}
+    with Connection("filesystem://", transport=TRANSPORT, transport_options=options) as connection:
+        connection.SimpleQueue("celery").put({"task": "games.tasks.ai_move", "n": 1})
+    assert len(os.listdir(queue)) == 1
