@@ -172,6 +172,27 @@ def test_on_a_phone_each_piece_a_joker_may_steal_is_big_enough_for_a_finger(brow
         expect(page.locator("#log li").first).to_contain_text("Hana uses a joker: steals the")
 
 
+def test_zoomed_in_400_percent_every_way_of_the_chooser_can_be_reached(browser, live_server, db, monkeypatch):
+    """At 1280 x 1024 zoomed to 400 % (320 x 256), the chooser grew past the top of the screen: its
+    sentence and the first ways were out of sight and, fixed in place, could not be scrolled to."""
+    monkeypatch.setattr(services, "new_seed", lambda: FOUR_WAYS_SEED)
+    viewer, other = make_user("hana", display_name="Hana"), make_user("ivo", display_name="Ivo")
+    match = start_timed_match(viewer, other, clock=ClockSpec(), game="jeexa")
+    with console_checked_page(browser, viewport={"width": 320, "height": 256}) as page:
+        log_in(page, live_server.url, "hana")
+        page.goto(live_server.url + reverse("match_detail", args=[match.pk]))
+        page.get_by_role("button", name="Place it at 0,0: 4 ways to turn it").click()
+        chooser = page.locator(".jx-turns:popover-open")
+        box = chooser.bounding_box()
+        assert box["y"] >= 0 and box["y"] + box["height"] <= 256, box
+        for way in chooser.get_by_role("button", name=re.compile("turned")).all():
+            way.scroll_into_view_if_needed()
+            box = way.bounding_box()
+            assert box["y"] >= 0 and box["y"] + box["height"] <= 256, box
+        chooser.get_by_role("button", name="Place it at 0,0 turned 0°").click()
+        expect(page.locator("#log li").first).to_contain_text("at 0,0 turned 0°")
+
+
 def test_a_redraw_by_the_poll_keeps_the_chooser_open_and_the_focus_on_the_same_way(page, live_server, db, monkeypatch):
     """The poll's redraw shut the chooser and left the focus on the page: the next Tab went to "Resign…"."""
     monkeypatch.setattr(services, "new_seed", lambda: FOUR_WAYS_SEED)
