@@ -205,7 +205,12 @@ function syncClockFields(select) {
     });
   }
 }
-document.querySelectorAll('.match-new select[name="time_control"]').forEach(syncClockFields);
+// Not before pageshow: back to the form, the browser puts the choices made there back after
+// this script ran, but not into a disabled field (the days per move chosen came back as 3), and
+// the fields of the time control chosen then were left disabled, the hidden ones enabled.
+window.addEventListener("pageshow", () => {
+  document.querySelectorAll('.match-new select[name="time_control"]').forEach(syncClockFields);
+});
 document.addEventListener("change", (event) => {
   if (event.target instanceof Element && event.target.matches('.match-new select[name="time_control"]')) {
     syncClockFields(event.target);

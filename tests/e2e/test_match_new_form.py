@@ -60,3 +60,25 @@ def test_a_bad_value_left_in_a_hidden_clock_field_does_not_stop_the_form(page, l
     page.get_by_role("button", name="Create match").click()
     expect(page).to_have_url(re.compile(r"/matches/\d+/$"))
     expect(page.get_by_text("No time limit")).to_be_visible()
+
+
+def test_back_to_the_form_its_clock_fields_are_those_of_the_time_control_chosen(page, live_server, db):
+    """Back from the match made, the browser put "Fixed days per move" back after the script had run:
+    the days were greyed out (and showed 3, not the 7 chosen), and the time bank's hidden fields were
+    enabled again, so a bad value there stopped Create silently once more."""
+    make_user("petra")
+    log_in(page, live_server.url, "petra")
+    page.goto(live_server.url + reverse("match_new", args=["mancala"]))
+    page.get_by_role("combobox", name="Opponent 1").select_option(label="AI: Easy")
+    page.get_by_label("Time control").select_option(label="Fixed days per move")
+    page.get_by_label("Days per move").select_option(label="7 days")
+    page.get_by_role("button", name="Create match").click()
+    expect(page).to_have_url(re.compile(r"/matches/\d+/$"))
+
+    page.go_back()
+    expect(page.get_by_label("Time control")).to_have_value("per_move")
+    expect(page.get_by_label("Days per move")).to_be_enabled()
+    expect(page.get_by_label("Days per move")).to_have_value("7")
+    expect(page.get_by_label("When a clock runs out")).to_be_enabled()
+    for label in ("Time bank: days at the start", "Days added per move", "At most (days)"):
+        expect(page.get_by_label(label)).to_be_disabled()
