@@ -812,8 +812,11 @@ def match_abort(*, match_id: int, actor: User | None, reason: str) -> Match:
 
 
 def _because(reason: str) -> str:
-    """Staff's reason as the end of a sentence: ": Cheating reported." (or just "." without one)."""
+    """Staff's reason as the end of a sentence: ": Cheating reported." (or just "." without one);
+    one that ends its sentence itself ("Cheating, again!") gets no second mark."""
     reason = reason.strip().rstrip(".")
+    if reason.endswith(("!", "?", "…")):
+        return f": {reason}"
     return f": {reason}." if reason else "."
 
 

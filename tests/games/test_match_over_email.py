@@ -103,6 +103,17 @@ def test_a_match_staff_abort_is_called_cancelled_not_over(match, staff):
         assert "is over" not in notice.body
 
 
+def test_a_staff_reason_that_ends_its_own_sentence_gets_no_second_mark(match, staff):
+    """'Staff aborted the match: Cheating, again!.' ended in two marks."""
+    services.match_abort(match_id=match.pk, actor=staff, reason="Cheating, again!")
+
+    told = Notification.objects.filter(match=match, kind=Notification.Kind.MATCH_OVER)
+    assert told.exists()
+    for notice in told:
+        assert "Staff aborted the match: Cheating, again!" in notice.body
+        assert "again!." not in notice.body
+
+
 def test_a_declined_invitation_is_called_cancelled_not_over(alice, bob):
     match = services.match_create(creator=alice, game_slug="mancala", options={},
                                   seats=[services.SeatSpec("creator"), services.SeatSpec("user", username="bob")])
