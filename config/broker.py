@@ -33,15 +33,11 @@ class Channel(filesystem.Channel):
         body = str_to_bytes(dumps(payload))
         name = os.path.join(self.data_folder_out, f"{round(monotonic() * 1000)}_{uuid.uuid4()}.{queue}.msg")
         try:
-            self._write(name, body)
+            with open(name + WRITING, "wb") as file:
+                file.write(body)
+            os.replace(name + WRITING, name)  # atomic on one filesystem
         except OSError as error:
             raise ChannelError(f"Cannot add file {name!r} to directory") from error
-
-    @staticmethod
-    def _write(name: str, body: bytes) -> None:
-        with open(name + WRITING, "wb") as file:
-            file.write(body)
-        os.replace(name + WRITING, name)  # atomic on one filesystem
 
 
 class Transport(filesystem.Transport):
