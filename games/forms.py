@@ -83,8 +83,8 @@ class MatchCreateForm(forms.Form):
         unused = CLOCK_FIELDS_UNUSED.get(self.data.get("time_control") or TimeControl.NONE, ()) if self.is_bound else ()
         if unused:  # hidden on the page: a value left there (a 0 typed before switching) must not refuse the form
             self.data = self.data.copy()
-            for name in unused:
-                self.data.pop(name, None)
+            for name in unused:  # and a form sent back for another field shows their defaults, not "1 day"
+                self.data[name] = str(self.fields[name].initial)
         if not self.is_bound:
             self.initial["form_token"] = secrets.token_urlsafe(16)
         for name, allowed in game.options.items():

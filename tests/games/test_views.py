@@ -167,6 +167,16 @@ def test_what_a_hidden_clock_field_still_holds_is_ignored_not_refused_out_of_sig
     assert Match.objects.get().time_control == clock["time_control"]
 
 
+def test_a_form_sent_back_for_its_time_bank_shows_the_defaults_of_the_hidden_clock_fields(alice_client):
+    """It showed "1 day" per move (the list's first), which switching to days per move then offered."""
+    data = {"option_variant": "egyptian", "position": "first", "seat_1": "ai:1", "time_control": "bank",
+            "bank_initial_days": "9", "bank_increment_days": "1", "bank_cap_days": "5"}
+    page = alice_client.post(reverse("match_new", args=["mancala"]), data)
+    assert page.status_code == 400 and "a cap no smaller than that" in page.content.decode()
+    assert page.context["form"]["days_per_move"].value() == "3"
+    assert '<option value="3" selected>3 days</option>' in page.content.decode()
+
+
 def test_a_forged_long_form_token_does_not_refuse_the_form(alice_client):
     data = {"option_variant": "egyptian", "position": "first", "seat_1": "ai:1", "form_token": "x" * 500}
     assert alice_client.post(reverse("match_new", args=["mancala"]), data).status_code == 302
