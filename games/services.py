@@ -645,8 +645,9 @@ def _already_answered(match: Match, user: User) -> ServiceError:
     return ServiceError(YOUR_OWN_MATCH if match.created_by_id == user.pk else ALREADY_ACCEPTED)
 
 
-@transaction.atomic
-def match_accept(*, match_id: int, user: User) -> Match:
+def _invitation_to_answer(match_id: int, user: User) -> tuple[Match, list[Seat], Seat]:
+    """The locked match, its seats and the user's seat, for Accept or Decline: refused
+    when the match is no longer open or the user has no invitation still to answer."""
     match = _lock_match(match_id)
     seats = _seats_locked(match)
     if match.status != Status.OPEN:
@@ -656,6 +657,12 @@ def match_accept(*, match_id: int, user: User) -> Match:
         raise NotAllowed(NO_INVITATION)
     if seat.accepted:
         raise _already_answered(match, user)
+    return match, seats, seat
+
+
+@transaction.atomic
+def match_accept(*, match_id: int, user: User) -> Match:
+    match, seats, seat = _invitation_to_answer(match_id, user)
     seat.accepted = True
     seat.save(update_fields=["accepted"])
     _record_event(match, reason=f"{user.public_name} accepted the invitation.", actor=user)
@@ -665,15 +672,7 @@ def match_accept(*, match_id: int, user: User) -> Match:
 
 @transaction.atomic
 def match_decline(*, match_id: int, user: User) -> Match:
-    match = _lock_match(match_id)
-    seats = _seats_locked(match)
-    if match.status != Status.OPEN:
-        raise _no_longer_open(match, seats, user)
-    seat = _seat_of(seats, user)
-    if seat is None:
-        raise NotAllowed(NO_INVITATION)
-    if seat.accepted:
-        raise _already_answered(match, user)
+    match, seats, _seat = _invitation_to_answer(match_id, user)
     why = f"{user.public_name} declined the invitation, so the match is cancelled."
     _set_status(match, Status.ABORTED, reason=why, actor=user, in_log=True)
     match.finished_at = timezone.now()  # finished matches are listed by when they ended
