@@ -54,12 +54,35 @@ function focusable(element) {
   return chooser ? document.querySelector(`[popovertarget="${CSS.escape(chooser.id)}"]`) : element;
 }
 
+// What a screen reader hears after a redraw: the moves the log gained (the opponent's answer,
+// the player's own move with its capture or extra turn), then the new status. The status alone
+// said "Your turn" after the AI's move without saying what it was, and nothing at all between
+// the steps of one turn (Mecca's pilgrims, Mesopotamia's phases), where it stays the same.
+let logSeen = null;
+
+function logNumber(line) {
+  return Number(line.getAttribute("value")) || 0;
+}
+
+document.addEventListener("htmx:beforeSwap", (event) => {
+  const target = event.detail.target;
+  logSeen = target && target.querySelector("#log")
+    ? Math.max(0, ...[...target.querySelectorAll("#log li[value]")].map(logNumber)) : null;
+});
+
+function spoken(element) {
+  return element.textContent.replace(/\s+/g, " ").trim();
+}
+
 document.addEventListener("htmx:afterSettle", () => {
-  const status = document.querySelector("#status .turn");
   const announcer = document.getElementById("announcer");
-  if (status && announcer && announcer.textContent !== status.textContent.trim()) {
-    announcer.textContent = status.textContent.trim();  // a live region that outlives the swap
+  if (announcer) {
+    const gained = logSeen === null ? []
+      : [...document.querySelectorAll("#log li[value]")].filter((line) => logNumber(line) > logSeen).reverse();
+    const said = [...gained, ...document.querySelectorAll("[data-announce]")].map(spoken).filter(Boolean).join(" ");
+    if (said && announcer.textContent !== said) announcer.textContent = said;  // a live region that outlives the swap
   }
+  logSeen = null;
   reopenChooser();
   if (focusWas === null) return;
   const found = focusable(focusWas && document.querySelector(focusWas));

@@ -40,6 +40,21 @@ def test_after_my_move_focus_is_on_the_status_and_it_is_announced(page, live_ser
     expect(page.locator("#status")).to_be_focused()  # no move of mine is left: the status line, not the page
 
 
+def test_a_screen_reader_hears_each_move_then_the_status(page, live_server, alice, bob):
+    """The status alone said "Your turn" once the opponent had moved, not what the move was."""
+    match = start_match(alice, bob)
+    log_in(page, live_server.url, "alice")
+    page.goto(f"{live_server.url}/matches/{match.pk}/")
+
+    page.locator("#board button[name=move]").first.focus()
+    page.keyboard.press("Enter")
+    expect(page.locator("#announcer")).to_have_text(re.compile(r"^Alice sows tile 1\b.*\. Waiting for Bob\.$"))
+
+    services.move_submit(match_id=match.pk, user=bob, move="2", expected_version=1)
+    expect(page.locator("#announcer")).to_have_text(re.compile(r"^Bob sows tile 2\b.*\. Your turn\. Choose a move"),
+                                                    timeout=10_000)
+
+
 def test_a_poll_that_brings_my_turn_puts_focus_on_my_first_move(page, live_server, alice, bob):
     match = start_match(alice, bob)
     services.move_submit(match_id=match.pk, user=alice, move="1", expected_version=0)
@@ -66,6 +81,7 @@ def test_focus_stays_on_next_while_stepping_through_the_replay(page, live_server
     expect(page.get_by_text("Position 1 of 2")).to_be_visible()
     expect(page.locator(".htmx-settling")).to_have_count(0)  # htmx has taken over the new links
     expect(page.locator("#replay-next")).to_be_focused()
+    expect(page.locator("#announcer")).to_have_text(re.compile(r"^After move 1: Alice sows tile 1\b"))
     page.keyboard.press("Enter")  # still on Next
     expect(page.get_by_text("Position 2 of 2")).to_be_visible()
     expect(page.locator("#replay-next")).to_be_focused()
