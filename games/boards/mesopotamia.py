@@ -133,7 +133,7 @@ def _click(moves: list[tuple[str, str]]) -> dict:
     can discover the same hex) the buttons below the map tell them apart."""
     if len(moves) == 1:
         move, words = moves[0]
-        return {"move": move, "move_title": f"Click: {words}"}
+        return {"move": move, "move_title": f"Click: {words}", "move_said": words}
     return {"move": "", "move_title": "Several moves lead here: choose one below the map"}
 
 
@@ -264,28 +264,37 @@ def _groups(view: dict, legal: list[str], tribes: dict[str, dict]) -> list[dict]
     groups: dict[str, dict] = {}
     tiles = {(tile["q"], tile["r"]): tile for tile in view["tiles"]}
 
-    def add(key: str, title: str, move: str, label: str) -> None:
-        groups.setdefault(key, {"title": title, "moves": []})["moves"].append({"move": move, "label": label})
+    def add(key: str, title: str, move: str, label: str, said: str = "") -> None:
+        # What a screen reader says: the label with what it is for ("-3,2" alone was a bare
+        # coordinate, and every tribe had the same "Discover ↑ N at -1,-1").
+        groups.setdefault(key, {"title": title, "moves": []})["moves"].append(
+            {"move": move, "label": label, "said": said or label})
 
     for move in legal:
         words = move.split()
         verb = words[0]
         if verb in ("move", "discover", "carry", "drop", "steal"):
             tribe = tribes[words[1]]
-            add(f"tribe-{words[1]}", _tribe_title(tribe), move, _tribe_move_label(words, tribe, tiles))
+            label = _tribe_move_label(words, tribe, tiles)
+            said = f"Move {words[1]} {label}" if verb == "move" else f"{words[1]}: {label}"
+            add(f"tribe-{words[1]}", _tribe_title(tribe), move, label, said)
         elif verb == "volcano":
-            add("choice", "Volcano goes to", move, words[1])
+            add("choice", "Volcano goes to", move, words[1], f"The volcano goes to {words[1]}")
         elif verb in ("wood", "stone"):
-            add("choice", f"One {verb} goes to", move, words[1])
+            add("choice", f"One {verb} goes to", move, words[1], f"One {verb} goes to {words[1]}")
         elif verb == "to":  # with the tile's kind: a Teleport into the Temple delivers the load
             q, r = (int(n) for n in words[1].split(","))
-            add("choice", "Send it to", move, f"{words[1]} ({KIND_LABELS[tiles[q, r]['kind']]})")
+            label = f"{words[1]} ({KIND_LABELS[tiles[q, r]['kind']]})"
+            add("choice", "Send it to", move, label, f"Send it to {label}")
         elif verb in ACTION_WORDS:
-            add(f"action-{verb}", ACTION_WORDS[verb], move, _action_label(words))
+            label = _action_label(words)
+            add(f"action-{verb}", ACTION_WORDS[verb], move, label, f"{ACTION_WORDS[verb]} o{label[1:]}")  # "On …"
         elif verb == "draw":
             add("action-draw", "Draw a card", move, "Draw a card (your whole action)")
         elif verb == "play":
-            add(f"card-{words[1]}", f"Play {_title(words[1])}: {CARD_HELP[words[1]]}", move, _card_label(words, tiles))
+            label = _card_label(words, tiles)
+            add(f"card-{words[1]}", f"Play {_title(words[1])}: {CARD_HELP[words[1]]}", move, label,
+                f"Play {_title(words[1])}" + ("" if label == "Play" else f": {label}"))
     return list(groups.values())
 
 

@@ -115,3 +115,28 @@ def test_mesopotamia_reads_delivered_offerings_as_a_list_not_one_number():
         "names": NAMES, "legal": []})
     delivered = re.findall(r"offerings delivered: (.*?) ·", " ".join(re.sub(r"<[^>]+>", "", html).split()))
     assert any(re.fullmatch(r"\d(, \d)+", text) for text in delivered), delivered  # "2, 4", not "24"
+
+
+def test_every_mesopotamia_move_button_says_what_it_does_and_no_two_say_the_same():
+    """A screen reader heard "-3,2" for where a stone goes, and three tribes' buttons each said
+    "Discover ↑ N at -1,-1"; the map's hexes began "Click:" for a keyboard too."""
+    game = get_game("mesopotamia")
+    state = game.initial_state(3, {"start_card": "yes"}, 8)
+    rng = random.Random(8)
+    kinds = set()
+    for _ in range(300):
+        if game.is_over(state):
+            break
+        seat = game.to_act(state)[0]
+        legal = game.legal_moves(state, seat)
+        board = board_context("mesopotamia", game.view(state, seat), seat, legal)
+        said = [m["said"] for group in board["groups"] for m in group["moves"]]
+        assert len(said) == len(set(said)), said
+        for group in board["groups"]:
+            for m in group["moves"]:
+                assert re.search(r"[A-Za-z]", m["said"]) and m["label"] in m["said"], m
+                kinds.add(m["move"].split()[0])
+        hexes = board["map"]["hexes"] + board["map"]["ghosts"]
+        assert all(not h["move_said"].startswith("Click") for h in hexes if h.get("move"))
+        state = game.apply(state, seat, rng.choice(legal))
+    assert {"discover", "move", "wood", "stone"} <= kinds
