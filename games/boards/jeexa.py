@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 
+from games.rules.jeexa.grid import assess
 from games.rules.jeexa.pieces import COLOURS, IN, OUT, SHAPES, VALUES
 
 Point = tuple[float, float]
@@ -132,10 +133,26 @@ def puzzle(pieces: list[dict], *, spots: dict | None = None, steals: dict | None
                 cell["piece"] = piece(p["value"], p["rotation"], loose=loose, goal=(x, y) in goal,
                                       steal=steals.get((x, y)))
             elif in_hand:
-                cell["options"] = [{**o, "piece": piece(in_hand, o["rotation"])} for o in spots.get((x, y), [])]
+                cell["options"] = [
+                    {**o, "piece": piece(in_hand, o["rotation"]), "makes": _makes(at, (x, y), in_hand, o)}
+                    for o in spots.get((x, y), [])
+                ]
             row.append(cell)
         rows.append(row)
     return {"rows": rows, "count": len(pieces)}
+
+
+def _makes(at: dict, cell: tuple[int, int], value: int, option: dict) -> str:
+    """What a placement makes, as the move log will say it: a screen reader hears it with the
+    spot, since the turned piece's tabs and slots are only drawn."""
+    if not at:
+        return "first piece of the hand"
+    grid = {where: (p["value"], p["rotation"]) for where, p in at.items()}
+    joins, gaps = assess(grid, cell, value, option["rotation"]) or (0, 0)
+    words = ["1 join" if joins == 1 else f"{joins} joins"] if joins else ["placed freely"]
+    if gaps:
+        words.append("1 joker" if gaps == 1 else f"{gaps} jokers")
+    return ", ".join(words)
 
 
 def present(view: dict, seat: int | None, legal: list[str]) -> dict:

@@ -140,3 +140,25 @@ def test_every_mesopotamia_move_button_says_what_it_does_and_no_two_say_the_same
         assert all(not h["move_said"].startswith("Click") for h in hexes if h.get("move"))
         state = game.apply(state, seat, rng.choice(legal))
     assert {"discover", "move", "wood", "stone"} <= kinds
+
+
+def test_a_jeexa_spot_says_what_the_placement_makes_as_the_log_will():
+    """"Place it at 1,0 turned 90°" told a screen reader nothing of the tabs and slots drawn:
+    which way joined, which made a joker, was a blind guess."""
+    game = get_game("jeexa")
+    state = game.initial_state(2, {}, 3)
+    rng = random.Random(3)
+    checked = 0
+    for _ in range(60):
+        seat = game.to_act(state)[0]
+        legal = game.legal_moves(state, seat)
+        board = board_context("jeexa", game.view(state, seat), seat, legal)
+        for row in board["focus"]["rows"]:
+            for cell in row:
+                for option in cell["options"]:
+                    said = f"at {cell['x']},{cell['y']} turned {option['rotation']}°: {option['makes']}"
+                    described = game.describe(state, seat, option["move"])
+                    assert said + "." in described, (said, described)
+                    checked += 1
+        state = game.apply(state, seat, rng.choice(legal))
+    assert checked > 100
