@@ -85,6 +85,11 @@ def _cell(square: int, view: dict, step: str, acting: bool, targets: set[str], r
     return cell
 
 
+# A marked square, said after its name: what choosing it does ("allowed" alone leaned on the prompt).
+TARGET_WORDS = {"entrance": "you may choose this entrance", "place": "a pilgrim may go here",
+                "remove": "may be removed"}
+
+
 def _label(cell: dict, step: str) -> str:
     """What a screen reader says for the square."""
     words = [cell["name"]]
@@ -101,7 +106,7 @@ def _label(cell: dict, step: str) -> str:
     if cell["close"]:
         words.append("close to the Kaaba")
     if cell["target"]:
-        words.append("may be removed" if step == "remove" else "allowed")
+        words.append(TARGET_WORDS[step])
     return ", ".join(words)
 
 

@@ -169,3 +169,18 @@ def test_the_colour_table_says_it_lists_the_choosing_order_during_set_up_and_the
     order = MECCA.view(state, 0)["order"]
     rows = [page.index(f'data-testid="colour-{colour}"') for colour in order]
     assert rows == sorted(rows), "the rows follow the playing order"
+
+
+def test_a_marked_square_says_what_choosing_it_does_at_each_step():
+    """A screen reader heard "f3, allowed": it now hears what the square is marked for."""
+    entrance = MECCA.initial_state(4, {}, 1)
+    placing = placing_state()
+    removing = removal_state()
+    for state, words in ((entrance, "you may choose this entrance"), (placing, "a pilgrim may go here"),
+                         (removing, "may be removed")):
+        seat = MECCA.to_act(state)[0]
+        squares = cells(board_for(state, seat))
+        marked = [cell for cell in squares.values() if cell["target"]]
+        assert marked
+        assert all(cell["label"].endswith(", " + words) for cell in marked), words
+        assert not any(words in cell["label"] for cell in squares.values() if not cell["target"])
