@@ -38,6 +38,8 @@ def test_after_my_move_focus_is_on_the_status_and_it_is_announced(page, live_ser
     expect(page.locator("#log li")).to_have_count(1)
     expect(page.locator("#announcer")).to_contain_text("Waiting for Bob")
     expect(page.locator("#status")).to_be_focused()  # no move of mine is left: the status line, not the page
+    # The log scrolls once it is long, which makes it a Tab stop: it is named for its heading.
+    expect(page.get_by_role("list", name="Moves")).to_have_count(1)
 
 
 def test_a_screen_reader_hears_each_move_then_the_status(page, live_server, alice, bob):
