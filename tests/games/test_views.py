@@ -615,6 +615,21 @@ def test_a_game_without_colours_lists_seats_by_number_only(alice_client, match):
     assert "Player 1 (you)" in page and "Player 2 ·" not in page
 
 
+def test_an_invitation_says_that_declining_cancels_the_match_for_those_who_accepted(client, alice, bob, carol):
+    """Carol had accepted a three-player match; Bob pressed Decline thinking the others would play on,
+    and the match was cancelled for all three without a word before."""
+    match = services.match_create(creator=alice, game_slug="mecca", options={}, seats=[
+        SeatSpec("creator"), SeatSpec("user", username="bob"), SeatSpec("user", username="carol")])
+    services.match_accept(match_id=match.pk, user=carol)
+    client.force_login(bob)
+
+    page = " ".join(strip_tags(client.get(reverse("match_detail", args=[match.pk])).content.decode()).split())
+    listed = " ".join(strip_tags(client.get(reverse("dashboard")).content.decode()).split())
+
+    assert "Declining cancels this match for everyone in it, also for those who have accepted" in page
+    assert "Declining an invitation cancels that match for everyone in it." in listed
+
+
 def test_a_declined_invitation_shows_a_cancelled_match_with_nobody_still_invited(client, alice, bob):
     match = services.match_create(creator=alice, game_slug="mancala", options={},
                                   seats=[SeatSpec("creator"), SeatSpec("user", username="bob")])
