@@ -199,6 +199,10 @@ def _match_context(request, match: Match, *, error: str = "") -> dict:
         "board": board_context(game.slug, view, seat_number, legal),
         "legal": legal,
         "waiting_for": [names[seat.number] for seat in seats if seat.to_act],
+        # Before the start: whose answer to an invitation it waits for, and whether anyone may still join.
+        "to_accept": [names[seat.number] if seat != my_seat else "you" for seat in seats
+                      if seat.user_id and not seat.accepted],
+        "open_seat": any(seat.is_open for seat in seats),
         # Who a cancellation would tell (the creator's confirmation says whether anyone).
         "others_in_match": any(seat.user_id and seat.user_id != request.user.pk for seat in seats),
         "winners": [names[number] for number in (match.result or {}).get("winners", [])],

@@ -19,7 +19,7 @@ from games.models import Match, MoveRecord, Notification, Status
 from games.selectors import LATEST_FINISHED
 from games.services import ClockSpec, SeatSpec
 from games.views import FINISHED_PER_PAGE
-from tests.conftest import start_match
+from tests.conftest import make_user, start_match
 from tests.games.conftest import start_timed_match
 
 MANCALA = get_game("mancala")
@@ -628,6 +628,25 @@ def test_an_invitation_says_that_declining_cancels_the_match_for_those_who_accep
 
     assert "Declining cancels this match for everyone in it, also for those who have accepted" in page
     assert "Declining an invitation cancels that match for everyone in it." in listed
+
+
+def test_a_match_with_every_seat_taken_says_whose_acceptance_it_waits_for(client, alice, bob, carol):
+    """Dave took the last open seat and read "Waiting for players to join", though nobody could
+    join any more: the match waited for Bob and Carol to accept."""
+    dave = make_user("dave", display_name="Dave")
+    match = services.match_create(creator=alice, game_slug="mecca", options={}, seats=[
+        SeatSpec("creator"), SeatSpec("user", username="bob"), SeatSpec("user", username="carol"), SeatSpec("open")])
+
+    def status(user):
+        client.force_login(user)
+        page = client.get(reverse("match_detail", args=[match.pk])).content.decode()
+        return " ".join(strip_tags(re.search(r'<p class="turn">(.*?)</p>', page, re.S).group(1)).split())
+
+    assert status(alice) == "Waiting for players to join, and for Bob and Carol to accept."
+    services.match_join(match_id=match.pk, user=dave)
+    assert status(dave) == "Waiting for Bob and Carol to accept the invitation."
+    services.match_accept(match_id=match.pk, user=carol)
+    assert status(bob) == "Waiting for you to accept the invitation."
 
 
 def test_a_declined_invitation_shows_a_cancelled_match_with_nobody_still_invited(client, alice, bob):
