@@ -640,7 +640,7 @@ def test_a_match_with_every_seat_taken_says_whose_acceptance_it_waits_for(client
     def status(user):
         client.force_login(user)
         page = client.get(reverse("match_detail", args=[match.pk])).content.decode()
-        return " ".join(strip_tags(re.search(r'<p class="turn">(.*?)</p>', page, re.S).group(1)).split())
+        return " ".join(strip_tags(re.search(r'<p class="turn"[^>]*>(.*?)</p>', page, re.S).group(1)).split())
 
     assert status(alice) == "Waiting for players to join, and for Bob and Carol to accept."
     services.match_join(match_id=match.pk, user=dave)
