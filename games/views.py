@@ -73,6 +73,7 @@ def lobby(request):
         "games": all_games(),
         "open_matches": selectors.lobby_open_matches(request.user),
         "invitations": selectors.invitations_for(request.user),
+        "now": timezone.now(),  # who is on vacation
     })
 
 

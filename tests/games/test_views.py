@@ -100,6 +100,24 @@ def test_lobby_shows_open_challenges_and_invitations(alice_client, alice, bob):
     assert "Invitations" in html and "Accept" in html
 
 
+def test_match_lists_tell_invited_players_from_seated_ones_until_the_start(client, alice, bob, carol):
+    """The lobby listed "Bob · Alice · Carol · Open seat" as if Carol, only invited, had a seat."""
+    client.force_login(make_user("dave"))  # sees it as an open challenge
+    match = services.match_create(creator=bob, game_slug="mecca", options={}, seats=[
+        services.SeatSpec("creator"), services.SeatSpec("user", username="alice"),
+        services.SeatSpec("user", username="carol"), services.SeatSpec("open")])
+    services.match_accept(match_id=match.pk, user=alice)
+
+    def players():
+        html = client.get(reverse("lobby")).content.decode()
+        row = html.split(f">Mecca #{match.pk}</a>", 1)[1].split("</tr>", 1)[0]
+        return " ".join(strip_tags(row.split('class="players">', 1)[1].split("</td>", 1)[0]).split())
+
+    assert players() == "Bob · Alice · Carol (invited) · Open seat"
+    services.match_accept(match_id=match.pk, user=carol)
+    assert players() == "Bob · Alice · Carol · Open seat"
+
+
 def test_creating_a_match_against_the_ai(alice_client):
     response = alice_client.post(reverse("match_new", args=["mancala"]), {
         "option_variant": "ethiopian", "position": "first", "seat_1": "ai:2", "invite_1": "",
