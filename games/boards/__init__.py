@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from importlib import import_module
 
+from games.engine import get_game
+
 
 def board_context(slug: str, view: dict, seat: int | None, legal: list[str]) -> dict:
     return import_module(f"games.boards.{slug}").present(view, seat, legal)
@@ -19,7 +21,11 @@ def options_label(slug: str, options: dict[str, str]) -> str:
     """A match's options in words ("Egyptian"; "No starting card, played cards removed"),
     empty for a game without options."""
     words = getattr(import_module(f"games.boards.{slug}"), "OPTION_WORDS", {})
-    label = ", ".join(words.get(name, {}).get(value) or str(value).title() for name, value in options.items())
+    # In the game's order of options, not the stored one: PostgreSQL's jsonb keeps keys shortest
+    # first, so a match read back said "Played cards reshuffled, no starting card" and its invitation the reverse.
+    order = list(get_game(slug).options)
+    named = sorted(options.items(), key=lambda item: order.index(item[0]) if item[0] in order else len(order))
+    label = ", ".join(words.get(name, {}).get(value) or str(value).title() for name, value in named)
     return label[:1].upper() + label[1:]
 
 

@@ -26,6 +26,19 @@ def stored(match):
     return match.state, match.version, match.status, MoveRecord.objects.filter(match=match).count()
 
 
+def test_an_invitation_names_the_options_in_the_order_the_match_page_does(alice, bob):
+    """PostgreSQL's jsonb stores option names shortest first: the match read back must not
+    name them in another order than the one just made (its invitation)."""
+    match = services.match_create(
+        creator=alice, game_slug="mesopotamia", options={"start_card": "no", "discard": "reshuffle"},
+        seats=[SeatSpec("creator"), SeatSpec("user", username="bob"), SeatSpec("ai", ai_level=1)],
+    )
+    invitation = Notification.objects.get(user=bob, kind=Notification.Kind.INVITATION)
+    read_back = Match.objects.get(pk=match.pk)
+    assert read_back.options_label == "No starting card, played cards reshuffled"
+    assert read_back.full_name in invitation.body
+
+
 def test_match_with_an_invited_player_waits_for_acceptance(alice, bob):
     match = services.match_create(
         creator=alice, game_slug="mancala", options={},
