@@ -940,7 +940,8 @@ def ai_turn_play(*, match_id: int, expected_version: int) -> MoveRecord | None:
 
 def notification_send(*, notification_id: int) -> bool:
     """Claim the row, deliver it, mark it done. False when another sender has it, it went
-    out already, it is not needed any more (skipped) or it failed for good."""
+    out already, it is not needed any more (skipped), it waits a little longer (a "your
+    turn" for a player who had the match open a moment ago) or it failed for good."""
     now = timezone.now()
     claimed = Notification.objects.filter(
         Q(claimed_until__isnull=True) | Q(claimed_until__lt=now), pk=notification_id, sent_at__isnull=True
@@ -951,6 +952,11 @@ def notification_send(*, notification_id: int) -> bool:
     reason = ""
     if not notification.resent_from_id:  # a copy staff asked for goes out as it was written
         reason = _skip_reason(notification, now)
+        if not reason and (later := _seen_before_the_turn(notification, now)):
+            # Not an attempt to deliver: the claim is handed back with the new time.
+            Notification.objects.filter(pk=notification_id).update(
+                claimed_until=None, due_at=later, attempts=F("attempts") - 1)
+            return False
         if not reason and notification.kind == Notification.Kind.DIGEST:
             reason = _digest_render(notification)
     if reason:
@@ -1003,9 +1009,25 @@ def _skip_reason(notification: Notification, now: datetime) -> str:
     if notification.kind == Notification.Kind.REMINDER and seat.deadline is None:
         return "The player's clock is stopped."
     if (notification.kind == Notification.Kind.YOUR_TURN and seat.last_seen_at is not None
-            and seat.last_seen_at >= now - timedelta(seconds=PRESENCE_SECONDS)):
+            and seat.last_seen_at >= now - timedelta(seconds=PRESENCE_SECONDS)
+            and seat.last_seen_at >= notification.created_at):  # written when the turn began
         return "The player is looking at the match."
     return ""
+
+
+def _seen_before_the_turn(notification: Notification, now: datetime) -> datetime | None:
+    """For a "your turn": when to look again, if the player had the match open until just
+    before the turn began. They may still be looking (their page says "Your turn" then, and
+    presence is written every half minute) or may have closed it a moment before; skipped
+    outright, the message was lost for good in the second case."""
+    if notification.kind != Notification.Kind.YOUR_TURN or notification.match_id is None:
+        return None
+    last_seen = Seat.objects.filter(match_id=notification.match_id, user_id=notification.user_id).values_list(
+        "last_seen_at", flat=True).first()
+    if last_seen is None or last_seen >= notification.created_at:
+        return None
+    later = last_seen + timedelta(seconds=PRESENCE_SECONDS)
+    return later if later > now else None
 
 
 def _digest_render(notification: Notification) -> str:

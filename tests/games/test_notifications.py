@@ -371,6 +371,52 @@ def test_no_your_turn_email_about_a_match_the_player_is_looking_at(clock, alice,
     assert services.notification_send(notification_id=again.pk) is True
 
 
+def test_a_your_turn_for_a_player_who_left_just_before_the_turn_goes_out_once_they_are_gone(clock, alice, bob,
+                                                                                             client):
+    """Bob accepted, looked at the match and closed the page; Alice moved 20 s later. The
+    email was skipped as "looking at the match" and never sent: Bob was not told at all."""
+    match = start_timed_match(alice, bob)
+    client.force_login(bob)
+    client.get(reverse("match_poll", args=[match.pk]), {"token": match.poll_token}, **HTMX)
+    seen = clock.now
+    clock.advance(seconds=20)
+    services.move_submit(match_id=match.pk, user=alice, move="1", expected_version=0)
+    your_turn = Notification.objects.get(user=bob, kind=Notification.Kind.YOUR_TURN)
+
+    assert services.notification_send(notification_id=your_turn.pk) is False
+    your_turn.refresh_from_db()
+    assert (your_turn.sent_at, your_turn.outcome, your_turn.attempts) == (None, "", 0), "held back, not skipped"
+    assert your_turn.due_at == seen + timedelta(seconds=services.PRESENCE_SECONDS)
+    clock.advance(seconds=50)
+    tasks.sweep_notifications()
+    assert not [m for m in mail.outbox if m.to == ["bob@example.com"] and "Your turn" in m.subject]
+
+    clock.now = your_turn.due_at + timedelta(seconds=1)  # Bob's page sent nothing more: he is gone
+    tasks.sweep_notifications()
+    your_turn.refresh_from_db()
+    assert your_turn.outcome == "sent"
+    assert len([m for m in mail.outbox if m.to == ["bob@example.com"] and "Your turn" in m.subject]) == 1
+
+
+def test_a_your_turn_held_back_is_skipped_if_the_player_was_still_looking(clock, alice, bob, client):
+    match = start_timed_match(alice, bob)
+    client.force_login(bob)
+    poll = reverse("match_poll", args=[match.pk])
+    client.get(poll, {"token": match.poll_token}, **HTMX)
+    clock.advance(seconds=20)
+    services.move_submit(match_id=match.pk, user=alice, move="1", expected_version=0)
+    your_turn = Notification.objects.get(user=bob, kind=Notification.Kind.YOUR_TURN)
+    assert services.notification_send(notification_id=your_turn.pk) is False
+    clock.advance(seconds=15)
+    client.get(poll, {"token": "0-active"}, **HTMX)  # the page, still open, polls on: it shows "Your turn"
+
+    clock.advance(seconds=60)
+    tasks.sweep_notifications()
+    your_turn.refresh_from_db()
+    assert your_turn.outcome == "skipped" and "looking at the match" in your_turn.last_error
+    assert not [m for m in mail.outbox if m.to == ["bob@example.com"] and "Your turn" in m.subject]
+
+
 def test_the_page_records_presence_at_most_once_per_half_minute(clock, alice, bob, client):
     match = start_timed_match(alice, bob)
     client.force_login(bob)
