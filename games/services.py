@@ -306,7 +306,9 @@ def notification_settings_changed(*, user_id: int) -> None:
     unclaimed.filter(kind=Notification.Kind.DIGEST).delete()
     if user.turn_notice == TurnNotice.DIGEST and selectors.matches_to_act(user):
         _digest_schedule(user, now)
-    unclaimed.filter(kind=Notification.Kind.REMINDER).delete()
+    # Only those still to come: one due already (the sweep runs every half minute) or waiting
+    # to be tried again would not be written again, its time being past.
+    unclaimed.filter(kind=Notification.Kind.REMINDER, due_at__gt=now, attempts=0).delete()
     running = Seat.objects.filter(user=user, to_act=True, deadline__isnull=False, clock_started_at__isnull=False,
                                   match__status=Status.ACTIVE).select_related("match", "user")
     for seat in running:

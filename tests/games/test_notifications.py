@@ -200,6 +200,23 @@ def test_changed_reminder_settings_count_for_the_turn_running_now(clock, alice, 
     assert due == [started + timedelta(days=1.6), started + timedelta(days=1.9)], "none late, none twice"
 
 
+def test_a_reminder_due_but_not_yet_sent_survives_a_settings_change(clock, alice, bob, client):
+    """The sweep sends what is due every half minute: a profile saved in between deleted the
+    half-time reminder, and it was not written again, its time being past."""
+    started = clock.now
+    match = start_timed_match(alice, bob)  # two days per move; Alice has reminders at 50 and 80 %
+    settle(clock)
+    clock.now = started + timedelta(days=1, seconds=10)  # half time, before the sweep's next round
+    client.force_login(alice)
+    client.post(reverse("profile"), {"display_name": "Alice", "time_zone": "UTC", "turn_notice": "instant",
+                                     "digest_hour": "8", "webhook_url": "", "reminders": "50,80"})
+    tasks.sweep_notifications()
+    half_time = Notification.objects.get(user=alice, match=match, kind=Notification.Kind.REMINDER,
+                                         due_at=started + timedelta(days=1))
+    assert half_time.outcome == "sent"
+    assert Notification.objects.filter(user=alice, match=match, kind=Notification.Kind.REMINDER).count() == 2
+
+
 @pytest.mark.parametrize("stretch", ["extension", "vacation"])
 def test_reminders_count_from_the_last_restart_of_the_clock_also_after_a_settings_change(clock, alice, bob, client,
                                                                                         stretch):
