@@ -122,8 +122,10 @@ class Match(models.Model):
         if self.time_control == TimeControl.PER_MOVE:
             return f"{_days(self.days_per_move)} per move"
         if self.time_control == TimeControl.BANK:
-            added = f", +{_days(self.bank_increment_days)} per move" if self.bank_increment_days else ""
-            return f"Time bank: {_days(self.bank_initial_days)}{added}, at most {_days(self.bank_cap_days)}"
+            if not self.bank_increment_days:  # the bank only shrinks: its cap says nothing
+                return f"Time bank: {_days(self.bank_initial_days)} for all your moves"
+            return (f"Time bank: {_days(self.bank_initial_days)}, +{_days(self.bank_increment_days)} per move, "
+                    f"at most {_days(self.bank_cap_days)}")
         return "No time limit"
 
     @property

@@ -125,7 +125,7 @@ def test_under_a_minute_left_reads_as_words(clock, alice, bob, client):
     ({"time_control": "bank", "bank_initial_days": 1, "bank_increment_days": 1, "bank_cap_days": 2},
      "Time bank: 1 day, +1 day per move, at most 2 days"),
     ({"time_control": "bank", "bank_initial_days": 3, "bank_increment_days": 0, "bank_cap_days": 3},
-     "Time bank: 3 days, at most 3 days"),  # not "+0 days per move"
+     "Time bank: 3 days for all your moves"),  # not "+0 days per move", nor "at most 3 days"
     ({"time_control": "none"}, "No time limit"),
 ])
 def test_a_time_control_is_described_in_plain_words(fields, label):
