@@ -11,7 +11,7 @@ SALT = "accounts.unsubscribe"
 TURN_EMAILS = "turn"
 REMINDERS = "reminders"
 TOPICS = {
-    TURN_EMAILS: "emails about your turn, invitations and results",
+    TURN_EMAILS: "game emails (your turn, invitations, results, timeouts, cancellations, the daily digest)",
     REMINDERS: "reminders before a clock runs out",
 }
 

@@ -70,7 +70,9 @@ def test_a_your_turn_email_has_a_one_click_unsubscribe_link_and_headers(clock, a
 
     asked = client.get(path).content.decode()
     assert "Unsubscribe" in asked, "GET only asks"
-    assert "Stop emails about your turn" in asked and "to Bob (bob@example.com)?" in asked, "says whose emails"
+    # It names all it stops: timeouts, cancellations and the digest stop too.
+    assert ("Stop game emails (your turn, invitations, results, timeouts, cancellations, the daily digest) to Bob "
+            "(bob@example.com)?") in asked, "says which and whose emails"
     bob.refresh_from_db()
     assert bob.turn_notice == "instant"
     done = client.post(path)
@@ -78,7 +80,7 @@ def test_a_your_turn_email_has_a_one_click_unsubscribe_link_and_headers(clock, a
     bob.refresh_from_db()
     assert bob.turn_notice == "none"
     again = client.get(path).content.decode()  # the link opened once more: done, not asked again
-    assert "You are unsubscribed already: you get no emails about your turn" in again
+    assert "You are unsubscribed already: you get no game emails (your turn," in again
     assert 'type="submit"' not in again.split("<main>")[1]
 
 
