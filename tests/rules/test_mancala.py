@@ -204,6 +204,22 @@ def test_ethiopian_never_start_from_a_tile_with_only_one_coin():
         GAME.apply(state, 0, "1r")
 
 
+def test_ethiopian_a_left_sowing_that_empties_the_movers_tiles_ends_the_game_and_the_other_sweeps():
+    """The text: "Use all General Rules and all Egyptian Rules"; "The game ends when one player no
+    longer has coins on his tiles. The other player (who still has coins on his side) places all
+    remaining coins into his own mancala" -- also after a sowing to the left."""
+    after = play(position((2, 0, 0, 0, 0, 0), (1,) * 6, (20, 20), variant=ETHIOPIAN), "1l")
+    assert after.over and after.tiles == ((0,) * 6, (0,) * 6)
+    assert GAME.outcome(after) == Outcome(scores=(20, 28), winners=(1,))
+
+
+def test_ethiopian_a_lone_coin_capture_going_left_with_the_tile_across_empty():
+    """Egyptian's "he takes that stone, plus all the coins in the opponent's tile directly across"
+    holds to the left as well, even when the tile across is empty."""
+    after = play(position((0, 0, 2, 0, 0, 3), (3, 3, 3, 3, 3, 0), variant=ETHIOPIAN), "3l")
+    assert board(after) == ((0, 1, 0, 0, 0, 3), (3, 3, 3, 3, 3, 0), (1, 0), 1)
+
+
 @pytest.mark.parametrize(("variant", "move", "message"), [
     (ETHIOPIAN, "1", SINGLE_COIN), (ETHIOPIAN, "3", EMPTY_TILE), (EGYPTIAN, "3r", EMPTY_TILE)])
 def test_a_tile_that_cannot_be_sown_is_named_before_the_direction(variant, move, message):
@@ -331,6 +347,28 @@ def test_nigerian_fourth_coin_goes_to_tile_owner_even_when_opponent_drops_it():
 def test_nigerian_last_coin_making_four_on_the_opponents_tile_banks_it_for_him_and_ends_the_turn():
     after = play(position((0, 0, 0, 0, 0, 3), (0, 3, 0, 0, 0, 1), variant=NIGERIAN), "6")
     assert board(after) == ((0,) * 6, (1, 0, 0, 0, 0, 1), (1, 4), 1)
+
+
+def test_nigerian_one_sowing_can_bank_fours_for_both_players():
+    """The text: "Any time during a move that a tile has 4 coins, regardless of who dropped the
+    fourth coin onto the tile, the player who owns that tile puts these coins into his own mancala"."""
+    state = position((0, 0, 0, 4, 3, 0), (3, 0, 0, 0, 0, 1), variant=NIGERIAN)
+    after = play(state, "4")
+    assert board(after) == ((0, 0, 0, 0, 0, 1), (0, 0, 0, 0, 0, 1), (5, 4), 1)
+    assert GAME.describe(state, 0, "4").endswith("banks 4 by the 4-coin rule and Player 2 banks 4 by the 4-coin rule.")
+
+
+def test_nigerian_a_mancala_reaching_four_is_not_a_tile_and_stays():
+    """The 4-coin rule speaks of tiles: a mancala that reaches 4 keeps its coins."""
+    after = play(position((0, 0, 0, 0, 0, 2), (0, 0, 0, 0, 0, 1), (3, 0), variant=NIGERIAN), "6")
+    assert board(after) == ((0,) * 6, (1, 0, 0, 0, 0, 1), (4, 0), 1)
+
+
+def test_nigerian_a_tile_the_four_coin_rule_emptied_is_empty_when_the_last_coin_comes_back():
+    """The turn is over on "an empty tile": tile 2 reached 4 with the first coin and was banked,
+    so the 15th coin lands in an empty tile and does not relay."""
+    after = play(position((15, 3, 0, 0, 0, 0), (0,) * 6, variant=NIGERIAN), "1")
+    assert board(after) == ((1, 1, 1, 1, 1, 1), (1, 1, 1, 1, 1, 1), (5, 1), 1)
 
 
 def test_nigerian_the_four_coins_of_the_setup_are_not_banked():
