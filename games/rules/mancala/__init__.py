@@ -52,6 +52,8 @@ Nigerian
   that now holds 4 coins.
 - [spec] Whenever a drop brings a tile to exactly 4 coins, whoever dropped it, the tile's owner
   banks those 4 coins at once (in the last-coin case before the turn ends).
+- [code] A tile the 4-coin rule emptied earlier in the same sowing is an empty tile when the last
+  coin lands on it: the turn ends there, with no relay.
 - [code] The 4 coins of every tile at the start are not banked: only a drop that makes a
   tile reach 4 triggers the rule (the spec's "reaches 4").
 - [spec] The game ends when the player to move has no coins on his tiles; coins left on the
