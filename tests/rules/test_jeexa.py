@@ -209,6 +209,16 @@ def test_one_joker_for_two_opposing_gaps():
     assert "1 joker" in GAME.describe(state, 0, "0,-1,270")
 
 
+def test_a_neighbours_slot_against_the_new_flat_side_is_a_gap_too():
+    """'When a player manages to leave a gap between two pieces ..., he gets a joker': the
+    slot may be the neighbour's, facing a flat side of the piece just placed."""
+    mine = [(0, 0, 2, 0), (1, -1, 2, 90)]  # the yellow 2 at 1,-1 shows its west slot to 0,-1
+    state = position(mine, COLUMN, COLUMN, piece=2)
+    after = GAME.apply(state, 0, "0,-1,0")  # joins the 2 below; its flat east side faces that slot
+    assert after.jokers == 1 and after.to_move == 0
+    assert GAME.describe(state, 0, "0,-1,0").endswith("turned 0°: 1 join, 1 joker.")
+
+
 def test_two_jokers_for_two_gaps():
     """'when you place the piece you manage to leave two holes ... you get two jokers'"""
     mine = [(0, 0, 2, 0), (1, 1, 2, 0), (-1, 1, 2, 0)]  # flat sides on both sides of 0,1
@@ -240,6 +250,28 @@ def test_chained_jokers_a_stolen_piece_that_leaves_a_gap_earns_another():
     assert GAME.legal_moves(state, 0) == ["steal 2 0,-2", "steal 2 0,0"]
     state = GAME.apply(state, 0, "steal 2 0,0")
     assert state.piece == 2 and state.to_move == 0
+
+
+def test_a_stolen_piece_that_completes_the_goal_wins_the_hand():
+    """'you can steal a piece from a partner again, and so on, as long as you get jokers, or
+    win the hand': the goal is checked after a stolen piece is placed too."""
+    state = GAME.apply(position(POCKETS, COLUMN, COLUMN, piece=6, hand=2), 0, "0,-1,270")
+    state = GAME.apply(state, 0, "steal 1 0,-2")  # Player 2's purple 6
+    after = GAME.apply(state, 0, "0,-2,0")  # on the purple 6 placed this turn: a pair
+    assert after.last_hand.winner == 0 and set(after.last_hand.goal) == {(0, -2), (0, -1)}
+    assert after.scores[-1] == (6 + 6 + 20, 2 + 3, 2 + 3 + 6)  # Player 2 lost the 6
+    assert after.hand == 3 and after.starter == 0 and after.to_move == 0
+    assert after.events[0] == "Player 1 completes the pair and wins hand 2: 32 points"
+
+
+def test_completing_the_goal_is_not_forced_while_the_piece_fits_elsewhere():
+    """The fitting rule is the only constraint: a fit that completes the pair and one that
+    does not are both offered, and the second lets the hand go on."""
+    state = GAME.apply(position(POCKETS, COLUMN, COLUMN, piece=6, hand=2), 0, "0,-1,270")
+    state = GAME.apply(state, 0, "steal 1 0,-2")
+    assert {"0,-2,0", "3,-1,270"} <= set(GAME.legal_moves(state, 0))
+    after = GAME.apply(state, 0, "3,-1,270")  # into the second pocket: joins a yellow 2 only
+    assert after.hand == 2 and after.last_hand is None and after.to_move == 0 and after.jokers == 1
 
 
 def test_a_steal_that_would_leave_a_loose_piece_is_refused():
@@ -306,6 +338,18 @@ def test_a_hand_that_runs_out_of_pieces_scores_linked_pieces_without_bonus():
     assert "The pile is empty: hand 3 ends without a winner" in after.events
 
 
+def test_jokers_in_hand_are_used_before_an_empty_pile_ends_the_hand():
+    """The pile is empty, but a joker needs no pile: the turn goes on with the steal and
+    its placement, and only then does the hand end without a winner."""
+    state = GAME.apply(position(POCKETS, COLUMN, COLUMN, piece=6, pile=(0,) * 6), 0, "0,-1,270")
+    assert state.hand == 5 and state.to_move == 0 and state.jokers == 1 and state.stealing
+    state = GAME.apply(state, 0, "steal 1 0,0")  # Player 2's yellow 2
+    after = GAME.apply(state, 0, "0,1,0")  # under the first yellow 2: joined, no quintet
+    assert after.last_hand.winner is None and after.hand == 6
+    assert after.events[0] == "The pile is empty: hand 5 ends without a winner"
+    assert after.starter == 1  # the next player, who could not draw
+
+
 # --- Goals: one per hand --------------------------------------------------------------------
 
 
@@ -357,6 +401,8 @@ def test_hand_6_a_quartet_and_a_separate_trio():
     both = grid_of(column(3, 0, 4) + column(2, 0, 3, x=3))
     assert achieved(6, both).points == 4 * 3 + 3 * 2
     assert achieved(6, grid_of(column(3, 0, 4))) is None
+    same_colour = grid_of(column(3, 0, 4) + column(3, 0, 3, x=3))  # [ours] the trio may be of that colour too
+    assert achieved(6, same_colour).points == 7 * 3
 
 
 def test_hand_6_the_quartet_and_the_trio_share_no_piece():
