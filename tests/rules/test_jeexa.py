@@ -103,6 +103,13 @@ def test_setup_one_set_up_to_four_players_two_sets_above():
     assert GAME.view(GAME.initial_state(8, {}, 1), None)["sets"] == 2
 
 
+def test_two_to_eight_players():
+    """[code] The text sets no limit ('There's no limit of players'); two sets stop at 8."""
+    for players in (1, 9):
+        with pytest.raises(ValueError, match=r"^Jeexa is played by 2 to 8 players\.$"):
+            GAME.initial_state(players, {}, 1)
+
+
 def test_setup_seat_0_rolls_first_and_takes_that_piece_from_the_pile():
     state = GAME.initial_state(3, {}, seed=42)
     expected = rng_for(42, 0, DIE_SALT, 1, 0).randint(1, 6)

@@ -9,6 +9,8 @@ Pieces
   3 green (+ + - 0), 4 blue (- - + 0), 5 orange (+ - + -), 6 purple (+ + - -), sides N E S W,
   ``+`` a tab (outlet), ``-`` a slot (inlet), ``0`` flat. Ten of each: 60 pieces; with 5 to 8
   players two sets are combined: 120.
+- [code] At most 8 players, though the text sets none ("There's no limit of players"): two
+  sets, the most the spec combines, leave 15 pieces a player at 8.
 - [spec] A piece fills one square cell and may be turned by 0, 90, 180 or 270 degrees
   (clockwise), never mirrored, never moved afterwards.
 - [code] Turns that look the same are offered once: the orange 5 has only 0 and 90 (turned
