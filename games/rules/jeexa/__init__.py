@@ -75,8 +75,10 @@ Hands and goals
 - [code] Completing the goal is never forced by the rules beyond the fitting rule: a player
   who can fit elsewhere may choose not to end the hand.
 - [spec] All pieces return to the pile after a hand; the winner starts the next hand; seat 0
-  starts the first [ours]; play goes in seat order. [code] After the sixth hand the puzzles
-  stay on the table so the final position can be looked at.
+  starts the first [ours]; play goes in seat order. The text's "with the dice, the player who
+  starts the game is determined" is left to the seating: the site's new-match form offers a
+  random seat. [code] After the sixth hand the puzzles stay on the table so the final
+  position can be looked at.
 - [spec] After six hands the highest total wins; ties share the win.
 
 Notation, view and log
