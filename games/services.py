@@ -620,6 +620,10 @@ def _no_longer_open(match: Match, seats: list[Seat], user: User, *, joining: boo
     if match.status == Status.ACTIVE and seat.accepted and (joining or seat.user_id != match.created_by_id):
         # "Join" pressed twice took a seat, it accepted no invitation.
         return ServiceError(f"{ALREADY_SEATED if joining else ALREADY_ACCEPTED} {NOT_OPEN_ANY_MORE[Status.ACTIVE]}")
+    if match.status == Status.ABORTED:  # say why: "Bob declined the invitation, so the match is cancelled."
+        ended = match.events.filter(to_status=Status.ABORTED).exclude(from_status=Status.ABORTED).last()
+        if ended is not None:
+            return ServiceError(ended.reason)
     return ServiceError(NOT_OPEN_ANY_MORE.get(match.status, NOT_OPEN))
 
 

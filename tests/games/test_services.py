@@ -120,8 +120,15 @@ def test_answers_pressed_by_the_wrong_person_say_what_to_do_instead(alice, bob, 
 
     withdrawn = services.match_create(creator=alice, game_slug="mancala", options={}, seats=seats[:2])
     services.match_cancel(match_id=withdrawn.pk, user=alice)
-    with pytest.raises(services.ServiceError, match=r"^This match was cancelled\.$"):
+    # Said with what happened, not only "This match was cancelled."
+    with pytest.raises(services.ServiceError, match=r"^Alice withdrew the match before it started\.$"):
         services.match_accept(match_id=withdrawn.pk, user=bob)
+
+    declined = services.match_create(creator=alice, game_slug="mecca", options={}, seats=[
+        SeatSpec("creator"), SeatSpec("user", username="bob"), SeatSpec("user", username="carol")])
+    services.match_decline(match_id=declined.pk, user=carol)
+    with pytest.raises(services.ServiceError, match=r"^Carol declined the invitation, so the match is cancelled\.$"):
+        services.match_accept(match_id=declined.pk, user=bob)
 
 
 def test_create_refuses_unknown_players_and_ai_levels(alice):
