@@ -387,6 +387,21 @@ def test_an_offering_is_refused_without_enough_mana():
     assert GAME.explain_illegal(state, 0, "move b1 se") == refusals.MANA_SHORT.format(value=6, mana=5)
 
 
+def test_an_offering_may_be_carried_over_several_turns_before_it_is_delivered():
+    """The text: you "do not have to pick up, carry, and deliver the offering on one turn"."""
+    state = turn(arrange(start(), tiles=(plains(-1, 0, huts=(Hut(0, 4), Hut(2))),)))
+    state = player(state, 0, mana=4, max_mana=4, hand=(2, 6, 7))
+    state = play(state, "carry b1 offering 4")
+    while state.turn.seat == 0:  # blue ends the turn without delivering
+        state = play(state, "end")
+    assert tribe(state, "b1") == Tribe(A, "offering", 4)
+    while state.turn.seat != 0:
+        state = play(state, "end")
+    assert tribe(state, "b1") == Tribe(A, "offering", 4), "still carried on blue's next turn"
+    state = play(state, "move b1 se")
+    assert state.players[0].delivered == (4,) and tribe(state, "b1") == Tribe(None)
+
+
 def test_the_fourth_offering_ends_the_game_at_once():
     state = player(turn(arrange(start(), {"b1": (A, "offering", 7)})), 0, mana=7, hand=(), delivered=(2, 4, 6))
     state = play(state, "move b1 se")
@@ -445,6 +460,7 @@ def test_a_holy_place_needs_an_empty_plains_two_tribes_and_a_stone_there():
     state = play(site_state("stone", ""), "holy -2,0")
     assert tile_at(state, SITE).holy == 0 and state.stone_supply == 20 - 3 + 1
     assert tile_at(state, SITE).huts == () and tribe(state, "b4").load == ""
+    assert state.players[0].hand == OFFERINGS, "[spec] no offering marker goes under a holy place"
     lying = play(site_state("", "", stone=1), "holy -2,0")
     assert tile_at(lying, SITE).holy == 0 and tile_at(lying, SITE).stone == 0
     assert "holy -2,0" not in legal(site_state("", ""))
@@ -578,6 +594,19 @@ def test_card_endurance_gives_three_more_movement_points():
     state = play(with_card("endurance"), "play endurance")
     assert state.turn.mp == 5 + 3 and state.players[0].cards == ()
     assert len(state.discard) == 1
+
+
+def test_several_cards_may_be_played_in_one_turn_and_the_points_shared_between_tribes():
+    """The text: "You may play any number of cards during your turn", and the movement points
+    "may be divided between your tribes as desired"."""
+    endurances = tuple(i for i, name in enumerate(CARDS) if name == "endurance")[:2]
+    base = start()
+    base = replace(base, deck=tuple(c for c in base.deck if c not in endurances))
+    state = turn(player(base, 0, cards=endurances))
+    state = play(state, "play endurance", "play endurance")
+    assert state.turn.mp == 5 + 3 + 3 and state.players[0].cards == () and len(state.discard) == 2
+    state = play(state, "move b1 se", "move b2 se", "move b2 se")
+    assert (tribe(state, "b1").pos, tribe(state, "b2").pos) == (TEMPLE, QUARRY) and state.turn.mp == 8
 
 
 def test_card_priest_adds_one_mana_from_a_holy_place():
