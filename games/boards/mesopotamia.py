@@ -28,7 +28,7 @@ CARD_HELP = {
     "holy-stone": "counts as a stone for the temple",
     "land": "look at the top 3 tiles",
     "mana-theft": "take 1 mana from a player",
-    "teleport": "move any tribe to any tile",
+    "teleport": "move any tribe, with its load, to another tile (not a volcano)",
     "expulsion": "move a hut to other plains",
 }
 OPTION_WORDS = {

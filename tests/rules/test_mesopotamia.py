@@ -650,6 +650,15 @@ def test_card_teleport_moves_any_tribe_with_its_load_but_not_onto_a_volcano():
     assert tribe(state, "y1") == Tribe(FOREST, "stone") and state.turn.phase == "move"
 
 
+def test_the_boards_teleport_hint_does_not_promise_a_volcano():
+    """The text: "A tribe may never move onto a volcano tile"; the spec: Teleport sends a tribe
+    "to any tile but a volcano". The card's hint on the board says so, not "any tile"."""
+    state = with_card("teleport")
+    board = present(GAME.view(state, 0), 0, legal(state))
+    hint = "move any tribe, with its load, to another tile (not a volcano)"
+    assert [card["help"] for card in board["my_cards"]] == [hint]
+
+
 def test_card_teleport_into_the_temple_delivers_the_load_for_its_owner():
     """The spec: Teleport moves a tribe "with its load to any tile but a volcano". In the
     temple the load is delivered as if the tribe had walked in; wood never enters."""
