@@ -30,7 +30,8 @@ Components and setup
   1,-1 holding one wood per player, quarry 1,0 holding one stone per player. Each player
   starts with a hut and 3 tribes: 4 players A: seats 0 and 3, B: seats 1 and 2; 3 players
   A: seats 0 and 2, B: seat 1 and a neutral hut; 2 players A: seat 0, B: seat 1, each
-  beside a neutral hut. Starting huts hold no offering.
+  beside a neutral hut. Starting huts hold no offering. [code] A neutral hut takes one of
+  its tile's two places for huts.
 - [spec] The stack holds the other 34 tiles less 6 plains (2 players) or 4 plains
   (3 players), shuffled from the seed; the deck is shuffled from the seed too.
 - [spec] With 2 players no card is removed: which cards carry the "three heads" symbol is
@@ -113,7 +114,7 @@ volcano, resource or card target is being chosen; a card drawn this turn waits)
   owner; one's own offering too if one has the mana; wood never enters, and neither does a
   rival's offering: whether its owner could pay would tell its hidden value).
   Expulsion: a hut with its marker to another plains tile with fewer than 2 huts
-  ([code] and no holy place, as huts never stand on one).
+  ([code] any player's hut or a neutral one; and no holy place, as huts never stand on one).
 - [text] Played cards go to a discard pile, shuffled into a new deck when a card is
   drawn from an empty deck; variant ``discard=remove``: played cards leave the game.
   Variant ``start_card=yes``: everyone starts with one card, playable at once.
