@@ -1,5 +1,10 @@
 """Posting a notice to a player's webhook (Discord reads ``content``, Slack reads ``text``).
 
+The notice holds other players' names, which they choose: in neither chat may a name ping
+anyone ("@everyone" as a display name) or become a link (Slack's ``<https://…|Accept>``).
+Discord is told to notify nobody (``allowed_mentions``); Slack's text has its control
+characters ``&``, ``<`` and ``>`` escaped, as Slack asks for any text it did not write.
+
 The address is the player's own input, and the worker sits inside our network: unless
 ``WEBHOOK_ALLOW_PRIVATE_ADDRESSES`` is on (development, tests), a host that resolves to a
 loopback, private, link-local or otherwise non-public address is refused, and redirects
@@ -76,7 +81,7 @@ def post(url: str, text: str) -> None:
     else:
         opener = urllib.request.build_opener(
             urllib.request.ProxyHandler({}), _PinnedHTTP(address), _PinnedHTTPS(address), _NoRedirects)
-    data = json.dumps({"content": text, "text": text}).encode()
+    data = json.dumps(payload(text)).encode()
     request = urllib.request.Request(url, data=data, method="POST",
                                      headers={"Content-Type": "application/json", "User-Agent": "Boardgames"})
     try:
@@ -89,6 +94,12 @@ def post(url: str, text: str) -> None:
         if 400 <= error.code < 500 and error.code not in (408, 429):
             raise Refused(f"The webhook answered HTTP {error.code}.") from error
         raise
+
+
+def payload(text: str) -> dict:
+    """The JSON body for ``text``: as Discord and as Slack read it, pinging nobody."""
+    slack = text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    return {"content": text, "allowed_mentions": {"parse": []}, "text": slack}
 
 
 def _checked_address(host: str, port: int) -> str:

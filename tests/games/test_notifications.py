@@ -530,6 +530,24 @@ def test_a_webhook_gets_discord_and_slack_json_and_is_retried_after_a_server_err
     assert f"/matches/{match.pk}/" in body["content"]
 
 
+def test_a_players_name_in_a_webhook_notice_pings_nobody_and_makes_no_link(alice, bob, webhook):
+    # Names may hold "@", "<", ">" and "|": Discord would ping the whole server, Slack would
+    # ping the channel and show a link labelled "Go" leading elsewhere.
+    alice.display_name = "@everyone <!here> <https://x.io|Go>"
+    alice.save()
+    bob.webhook_url = webhook.url
+    bob.save()
+    services.match_create(creator=alice, game_slug="mancala", options={},
+                          seats=[SeatSpec("creator"), SeatSpec("user", username="bob")])
+    hook = Notification.objects.get(user=bob, kind=Notification.Kind.INVITATION, channel="webhook")
+
+    assert services.notification_send(notification_id=hook.pk) is True
+    body = webhook.bodies[0]
+    assert body["allowed_mentions"] == {"parse": []}
+    assert body["content"].startswith("@everyone <!here> <https://x.io|Go> invites you")
+    assert body["text"].startswith("@everyone &lt;!here&gt; &lt;https://x.io|Go&gt; invites you")
+
+
 def test_a_webhook_that_is_gone_fails_for_good_and_the_profile_says_so(clock, alice, bob, webhook, client):
     _, hook = your_turn_by_webhook(alice, bob, webhook, 404)
     assert services.notification_send(notification_id=hook.pk) is False
