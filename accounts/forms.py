@@ -8,6 +8,7 @@ from functools import cache
 from allauth.account.forms import LoginForm
 from confusable_homoglyphs import categories, confusables
 from django import forms
+from django.core import validators
 from django.db.models import Q, QuerySet
 
 from accounts.models import TIME_ZONE_CHOICES, VACATION_DAYS_PER_YEAR, User
@@ -134,9 +135,18 @@ class VacationForm(forms.Form):
     days = forms.IntegerField(min_value=1, max_value=VACATION_DAYS_PER_YEAR, initial=7, label="Days of vacation")
 
 
+LOGIN_MAX_LENGTH = 254  # the longest email address; usernames are shorter
+
+
 class SignInForm(LoginForm):
-    """allauth's sign-in form, its first field named for what it takes (allauth: "Login")."""
+    """allauth's sign-in form, its first field named for what it takes (allauth: "Login")
+    and as long as the longest address: allauth sets no limit, and on SQLite a login of
+    50,000 characters failed the lookup (a LIKE pattern too long), a 500."""
 
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["login"].label = "Username or email"
+        login = self.fields["login"]
+        login.label = "Username or email"
+        login.max_length = LOGIN_MAX_LENGTH
+        login.validators.append(validators.MaxLengthValidator(LOGIN_MAX_LENGTH))
+        login.widget.attrs["maxlength"] = str(LOGIN_MAX_LENGTH)

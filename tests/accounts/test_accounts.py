@@ -92,6 +92,14 @@ def test_the_sign_in_form_asks_for_a_username_or_email(client, db):
     assert '<label for="id_login">Username or email:</label>' in client.get(reverse("account_login")).content.decode()
 
 
+def test_a_sign_in_with_an_overlong_login_is_refused_by_the_form(client, alice):
+    # On SQLite the lookup of a 60,000-character login failed ("LIKE pattern too complex"): a 500.
+    response = client.post(reverse("account_login"), {"login": "a" * 60_000, "password": PASSWORD})
+    assert response.status_code == 200
+    assert "at most 254 characters" in response.content.decode()
+    assert 'maxlength="254"' in client.get(reverse("account_login")).content.decode()
+
+
 def test_log_in_by_username_or_email_and_log_out(client, alice):
     for login in ("alice", "alice@example.com"):
         response = client.post(reverse("account_login"), {"login": login, "password": PASSWORD})
