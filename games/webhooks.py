@@ -102,6 +102,18 @@ def payload(text: str) -> dict:
     return {"content": text, "allowed_mentions": {"parse": []}, "text": slack}
 
 
+# IPv6 addresses that carry an IPv4 one, which Python counts as global whatever it carries: a
+# NAT64 gateway (IPv6-only hosts) turns 64:ff9b::a00:1 into 10.0.0.1, and ::127.0.0.1 is the
+# old "IPv4-compatible" form of 127.0.0.1.
+CARRY_IPV4 = (ipaddress.ip_network("64:ff9b::/96"), ipaddress.ip_network("::/96"))
+
+
+def _public(address: ipaddress.IPv4Address | ipaddress.IPv6Address) -> bool:
+    if address.version == 6 and any(address in network for network in CARRY_IPV4):
+        return address.is_global and ipaddress.IPv4Address(int(address) & 0xFFFFFFFF).is_global
+    return address.is_global
+
+
 def _checked_address(host: str, port: int) -> str:
     """The address to connect to: the first ``host`` resolves to, once every one of them
     is known to be public (unless private addresses are allowed)."""
@@ -112,7 +124,7 @@ def _checked_address(host: str, port: int) -> str:
     if settings.WEBHOOK_ALLOW_PRIVATE_ADDRESSES:
         return addresses[0]
     for address in addresses:
-        if not ipaddress.ip_address(address.split("%", 1)[0]).is_global:
+        if not _public(ipaddress.ip_address(address.split("%", 1)[0])):
             raise Refused(f"The webhook address {host} points into a private network ({address}); "
                           "use a public address.")
     return addresses[0]

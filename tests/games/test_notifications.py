@@ -631,7 +631,8 @@ def test_a_host_that_rebinds_to_a_private_address_after_the_check_is_never_reach
     assert webhook.requests == 0, "the private server behind the rebound name got nothing"
 
 
-@pytest.mark.parametrize("host", ["localhost", "10.1.2.3", "192.168.0.10", "169.254.169.254", "[::1]", "100.64.0.1"])
+@pytest.mark.parametrize("host", ["localhost", "10.1.2.3", "192.168.0.10", "169.254.169.254", "[::1]", "100.64.0.1",
+                                  "[64:ff9b::a9fe:a9fe]", "[::127.0.0.1]"])
 def test_webhook_hosts_inside_private_networks_are_refused(settings, host):
     settings.WEBHOOK_ALLOW_PRIVATE_ADDRESSES = False
     with pytest.raises(webhooks.Refused, match="private network"):
