@@ -254,6 +254,13 @@ X_FRAME_OPTIONS = "DENY"
 if not DEBUG:
     SESSION_COOKIE_SECURE = env_flag("DJANGO_SECURE_COOKIES", True)
     CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
+# Serving over HTTPS, all three chosen by whoever deploys (each is wrong somewhere): a proxy
+# that ends TLS says so in X-Forwarded-Proto (only trust it behind such a proxy); plain http
+# is redirected; browsers are told to come back over HTTPS only (hard to undo: start small).
+if env_flag("DJANGO_BEHIND_TLS_PROXY", False):
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+SECURE_SSL_REDIRECT = env_flag("DJANGO_SSL_REDIRECT", False)
+SECURE_HSTS_SECONDS = int(os.environ.get("DJANGO_HSTS_SECONDS", "0"))
 
 LOGGING = {
     "version": 1,
