@@ -186,6 +186,10 @@ if REDIS_URL:
         "socket_connect_timeout": 2,
         "socket_timeout": 2,
         "visibility_timeout": 3600,
+        # A publish with no connection yet tries once: kombu's default retries (2 s, then 4 s)
+        # kept a move waiting 6 s on a Redis that is down. Worker and beat reconnect with
+        # their own retries (broker_connection_max_retries, the publish retry policy).
+        "max_retries": 0,
     }
 else:
     # No server needed: messages are files under var/celery, shared by web, worker and beat,
