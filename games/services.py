@@ -942,6 +942,10 @@ def ai_turn_play(*, match_id: int, expected_version: int) -> MoveRecord | None:
         return move_submit(match_id=match_id, move=move, expected_version=expected_version, ai_seat=seat)
     except StaleMove:
         return None
+    except MoveRejected as rejected:
+        if rejected.message == NOT_IN_PLAY:  # resigned or aborted meanwhile: that keeps the version
+            return None
+        raise
 
 
 def notification_send(*, notification_id: int) -> bool:

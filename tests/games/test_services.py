@@ -365,6 +365,28 @@ def test_an_ai_seat_gets_a_task_and_its_move_goes_through_the_same_service(alice
     assert services.ai_turn_play(match_id=match.pk, expected_version=1) is None
 
 
+@pytest.mark.parametrize("ending", ["resign", "abort"])
+def test_an_ai_move_for_a_match_that_ended_while_the_ai_thought_is_dropped_quietly(ending, alice, staff,
+                                                                                   monkeypatch):
+    """A resignation or an abort does not change the version: the AI's move then met "not in
+    play any more", and the task failed with a traceback in the worker's log."""
+    match = start_match(alice, ai_level=1)
+    services.move_submit(match_id=match.pk, user=alice, move="1", expected_version=0)
+    game = match.game_obj
+    thinking = type(game).ai_move
+
+    def think_while_the_match_ends(self, *args, **kwargs):
+        if ending == "resign":
+            services.match_resign(match_id=match.pk, user=alice)
+        else:
+            services.match_abort(match_id=match.pk, actor=staff, reason="")
+        return thinking(self, *args, **kwargs)
+
+    monkeypatch.setattr(type(game), "ai_move", think_while_the_match_ends)
+    assert services.ai_turn_play(match_id=match.pk, expected_version=1) is None
+    assert not MoveRecord.objects.filter(match=match, by_ai=True).exists()
+
+
 def test_resigning_and_aborting_write_status_events(match, alice, staff):
     services.match_abort(match_id=match.pk, actor=staff, reason="Test abort")
     match.refresh_from_db()
