@@ -14,7 +14,7 @@ from collections.abc import Callable
 from functools import wraps
 
 import pytest
-from django.db import connection
+from django.db import OperationalError, connection, transaction
 
 from games import services, tasks
 from games.engine import get_game
@@ -211,3 +211,34 @@ def test_a_move_and_the_opponents_vacation_at_once_both_go_through(alice, bob, e
     match.refresh_from_db()
     bob.refresh_from_db()
     assert match.version == 1 and bob.vacation_until is not None
+
+
+def test_a_move_that_cannot_get_the_match_row_fails_instead_of_hanging(alice, bob, enqueued, monkeypatch):
+    """Something holds the match row (a stuck transaction, a bug): the move gives up after the
+    lock timeout with an error the player sees, not a request that hangs; the timeout is
+    the move transaction's own (SET LOCAL), and the next move goes through."""
+    require_postgresql()
+    match = start_match(alice, bob)
+    monkeypatch.setattr(services, "LOCK_TIMEOUT", "300ms")
+
+    def hold_the_row():
+        with transaction.atomic():
+            Match.objects.select_for_update().get(pk=match.pk)
+            time.sleep(2)
+
+    def move():
+        time.sleep(0.2)  # the other thread holds the row by now
+        started = time.monotonic()
+        try:
+            services.move_submit(match_id=match.pk, user=alice, move="1", expected_version=0)
+        except OperationalError as error:
+            return error, time.monotonic() - started
+        return None, time.monotonic() - started
+
+    _, (error, waited) = run_together(hold_the_row, move)
+    assert error is not None and "lock timeout" in str(error), error
+    assert waited < 1.5, f"the move waited {waited:.1f} s for the row"
+    assert services.move_submit(match_id=match.pk, user=alice, move="1", expected_version=0).ply == 0
+    with connection.cursor() as cursor:
+        cursor.execute("SHOW lock_timeout")
+        assert cursor.fetchone()[0] == "0", "the timeout stays in the move's transaction"
