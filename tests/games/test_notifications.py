@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 import socket
 import zoneinfo
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 import pytest
 from django.core import mail
@@ -18,6 +18,7 @@ from django.urls import reverse
 from django.utils.html import strip_tags
 
 from accounts import unsubscribe
+from accounts.models import User
 from games import services, tasks, webhooks
 from games.models import Match, Notification, Seat
 from games.services import SeatSpec
@@ -346,6 +347,19 @@ def test_a_player_who_chooses_the_digest_while_matches_wait_gets_one_and_again_t
     clock.now = digest.due_at + timedelta(seconds=1)
     tasks.sweep_notifications()
     assert len([m for m in mail.outbox if m.to == ["bob@example.com"]]) == 2, "nothing waits: no third digest"
+
+
+@pytest.mark.parametrize(("zone", "now", "hour", "due"), [
+    ("Europe/Paris", "2026-03-28T20:30Z", 20, "2026-03-29T18:00Z"),  # the evening the clocks go forward
+    ("Europe/Paris", "2026-10-24T19:30Z", 20, "2026-10-25T19:00Z"),  # and back
+    ("America/New_York", "2026-03-08T12:59Z", 8, "2026-03-09T12:00Z"),  # after the change, that morning
+])
+def test_the_digest_stays_at_the_players_hour_when_the_clocks_change(zone, now, hour, due):
+    """The next digest is found on the player's wall clock, not 24 hours after the last one."""
+    player = User(time_zone=zone, digest_hour=hour)
+    at = services.next_digest_at(player, datetime.fromisoformat(now))
+    assert at == datetime.fromisoformat(due)
+    assert at.astimezone(zoneinfo.ZoneInfo(zone)).hour == hour
 
 
 def test_a_digest_player_gets_one_email_at_their_hour_listing_the_matches(clock, alice, bob, carol):
