@@ -9,9 +9,9 @@ import os
 import signal
 import subprocess
 import sys
-import time
 from datetime import timedelta
 
+import kombu.utils.functional
 import pytest
 from celery.contrib.testing.worker import start_worker
 from celery.signals import task_postrun
@@ -29,8 +29,6 @@ from tests.games.test_tasks import wait_until
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-# A move must not wait on a broker that is down; generous for a loaded machine.
-MOVE_BUDGET_SECONDS = 1.0
 
 
 def use_broker(url: str) -> None:
@@ -65,15 +63,18 @@ def worker_on(finished: list):
     return record
 
 
-def timed_move(**kwargs) -> float:
-    started = time.monotonic()
-    services.move_submit(**kwargs)
-    return time.monotonic() - started
+@pytest.fixture
+def broker_waits(monkeypatch) -> list[float]:
+    """The pauses kombu takes between attempts to reach the broker (recorded, not slept): a
+    move must not wait on a broker that is down, so a publish must make none."""
+    waits: list[float] = []
+    monkeypatch.setattr(kombu.utils.functional, "sleep", waits.append)
+    return waits
 
 
 @pytest.mark.worker
 def test_moves_are_accepted_quickly_with_redis_down_and_everything_is_delivered_once_it_is_back(
-        spare_redis, alice, bob, carol, caplog):
+        spare_redis, alice, bob, carol, caplog, broker_waits):
     require_postgresql()
     queue = f"tests-relay-{os.getpid()}"
     default_queue = app.conf.task_default_queue
@@ -84,12 +85,9 @@ def test_moves_are_accepted_quickly_with_redis_down_and_everything_is_delivered_
         Notification.objects.update(sent_at=timezone.now(), outcome="sent")  # the start's emails are not the point
 
         spare_redis.stop()
-        durations = [
-            timed_move(match_id=human.pk, user=alice, move="1", expected_version=0),
-            timed_move(match_id=versus_ai.pk, user=carol, move="1", expected_version=0),
-        ]
-        print(f"move durations with Redis down: {[f'{d * 1000:.0f} ms' for d in durations]}")
-        assert max(durations) < MOVE_BUDGET_SECONDS, durations
+        services.move_submit(match_id=human.pk, user=alice, move="1", expected_version=0)
+        services.move_submit(match_id=versus_ai.pk, user=carol, move="1", expected_version=0)
+        assert broker_waits == [], "the moves waited between attempts to reach the broker"
         assert not tasks.breaker.closed(), "the failed publish tripped the breaker"
         assert "the sweep will do it" in caplog.text
         pending = Notification.objects.get(user=bob, kind=Notification.Kind.YOUR_TURN)
@@ -126,7 +124,7 @@ def test_moves_are_accepted_quickly_with_redis_down_and_everything_is_delivered_
         route_tasks_to(default_queue)
 
 
-def test_a_move_is_accepted_quickly_when_it_must_connect_to_a_redis_that_is_down(alice, bob):
+def test_a_move_is_accepted_quickly_when_it_must_connect_to_a_redis_that_is_down(alice, bob, broker_waits):
     """A web process started while Redis is down, or the first publish after the breaker's
     pause, has no connection to reuse: kombu's connection retries (2 s, then 4 s) kept the
     move waiting 6 s, once per process and pause."""
@@ -135,10 +133,10 @@ def test_a_move_is_accepted_quickly_when_it_must_connect_to_a_redis_that_is_down
     original = app.conf.broker_url
     use_broker(f"redis://127.0.0.1:{free_port()}/0")  # nothing listens there, nothing connected before
     try:
-        duration = timed_move(match_id=match.pk, user=alice, move="1", expected_version=0)
+        services.move_submit(match_id=match.pk, user=alice, move="1", expected_version=0)
     finally:
         use_broker(original)
-    assert duration < MOVE_BUDGET_SECONDS, f"the move waited {duration:.1f} s on a broker that is down"
+    assert broker_waits == [], "the move waited between attempts to connect to a broker that is down"
     assert Notification.objects.filter(user=bob, kind=Notification.Kind.YOUR_TURN, sent_at__isnull=True).exists()
 
 
