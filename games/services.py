@@ -961,8 +961,9 @@ def notification_send(*, notification_id: int) -> bool:
     notification = Notification.objects.select_related("user", "match").get(pk=notification_id)
     reason = ""
     if not notification.resent_from_id:  # a copy staff asked for goes out as it was written
-        reason = _skip_reason(notification, now)
-        if not reason and (later := _seen_before_the_turn(notification, now)):
+        seat = _turn_seat(notification)
+        reason = _skip_reason(notification, seat, now)
+        if not reason and (later := _seen_before_the_turn(notification, seat, now)):
             # Not an attempt to deliver: the claim is handed back with the new time.
             Notification.objects.filter(pk=notification_id).update(
                 claimed_until=None, due_at=later, attempts=F("attempts") - 1)
@@ -997,10 +998,20 @@ def _close(notification: Notification, outcome: str, error: str) -> None:
     )
 
 
-def _skip_reason(notification: Notification, now: datetime) -> str:
+def _turn_seat(notification: Notification) -> Seat | None:
+    """For a "your turn" or a reminder: the player's seat if it is still to act in a match in
+    play (read once, for both checks below)."""
+    if notification.match_id is None or notification.kind not in (
+            Notification.Kind.YOUR_TURN, Notification.Kind.REMINDER):
+        return None
+    return Seat.objects.filter(match_id=notification.match_id, user_id=notification.user_id, to_act=True,
+                               match__status=Status.ACTIVE).first()
+
+
+def _skip_reason(notification: Notification, seat: Seat | None, now: datetime) -> str:
     """Why a message is not wanted or not needed any more, or "": the player may have
     changed their email settings since it was written, and a "your turn" or a reminder
-    may be out of date."""
+    may be out of date (``seat``: its ``_turn_seat``)."""
     kind = notification.kind
     if notification.channel == Notification.Channel.WEBHOOK and not notification.user.webhook_url:
         return "The player removed the webhook."
@@ -1012,8 +1023,6 @@ def _skip_reason(notification: Notification, now: datetime) -> str:
     if notification.match_id is None or notification.kind not in (
             Notification.Kind.YOUR_TURN, Notification.Kind.REMINDER):
         return ""
-    seat = Seat.objects.filter(match_id=notification.match_id, user_id=notification.user_id, to_act=True,
-                               match__status=Status.ACTIVE).first()
     if seat is None:
         return "The player's turn is over."
     if notification.kind == Notification.Kind.REMINDER and seat.deadline is None:
@@ -1025,15 +1034,14 @@ def _skip_reason(notification: Notification, now: datetime) -> str:
     return ""
 
 
-def _seen_before_the_turn(notification: Notification, now: datetime) -> datetime | None:
+def _seen_before_the_turn(notification: Notification, seat: Seat | None, now: datetime) -> datetime | None:
     """For a "your turn": when to look again, if the player had the match open until just
     before the turn began. They may still be looking (their page says "Your turn" then, and
     presence is written every half minute) or may have closed it a moment before; skipped
     outright, the message was lost for good in the second case."""
-    if notification.kind != Notification.Kind.YOUR_TURN or notification.match_id is None:
+    if notification.kind != Notification.Kind.YOUR_TURN or seat is None:
         return None
-    last_seen = Seat.objects.filter(match_id=notification.match_id, user_id=notification.user_id).values_list(
-        "last_seen_at", flat=True).first()
+    last_seen = seat.last_seen_at
     if last_seen is None or last_seen >= notification.created_at:
         return None
     later = last_seen + timedelta(seconds=PRESENCE_SECONDS)
