@@ -176,3 +176,20 @@ def test_a_screen_reader_reads_the_pieces_of_a_jeexa_puzzle(page, live_server, a
     page.goto(f"{live_server.url}/matches/{match.pk}/")
 
     assert re.search(r"(yellow|red|blue|green|orange|purple) \d at 0,0", page.locator("#board").aria_snapshot())
+
+
+def test_the_first_tab_offers_a_skip_past_the_menu_to_the_page(page, live_server, alice, bob):
+    """Without it, a keyboard user tabbed through the whole top bar on every page."""
+    match = start_match(alice, bob)
+    log_in(page, live_server.url, "alice")
+    page.goto(f"{live_server.url}/matches/{match.pk}/")
+
+    page.keyboard.press("Tab")
+    skip = page.get_by_role("link", name="Skip to the page's content")
+    expect(skip).to_be_focused()
+    assert skip.bounding_box()["y"] >= 0  # shown on the page once it has the focus, not left off screen
+
+    page.keyboard.press("Enter")
+    expect(page.locator("main")).to_be_focused()
+    page.keyboard.press("Tab")
+    assert page.evaluate("() => Boolean(document.activeElement.closest('main'))")
