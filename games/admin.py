@@ -7,6 +7,7 @@ import json
 
 from django import forms
 from django.contrib import admin, messages
+from django.contrib.auth import get_permission_codename
 from django.db.models import Prefetch
 from django.shortcuts import render
 from django.template.defaultfilters import pluralize
@@ -21,17 +22,31 @@ from games.models import STATUS_TRANSITIONS, Match, MatchEvent, MoveRecord, Noti
 from games.templatetags.clocks import duration
 
 
+def may_see_matches(request) -> bool:
+    """A match's seats, moves and events are part of it: whoever may see (or change) matches
+    sees them, as the site shows them with the match. Django asks for a permission on each of
+    their models, which nobody thinks to give a moderator: their match pages had no seats and
+    no move log, and "All moves" was refused."""
+    opts = Match._meta
+    return any(request.user.has_perm(f"{opts.app_label}.{get_permission_codename(action, opts)}")
+               for action in ("view", "change"))
+
+
 class ReadOnlyInline(admin.TabularInline):
     extra = 0
     can_delete = False
     show_change_link = False
     latest: int | None = None  # rows that grow with the match: only this many of the newest (see MatchAdmin)
+    part_of_the_match = True  # seen with the match; False: with its own model's permission
 
     def has_add_permission(self, request, obj=None):
         return False
 
     def has_change_permission(self, request, obj=None):
         return False
+
+    def has_view_permission(self, request, obj=None):
+        return may_see_matches(request) if self.part_of_the_match else super().has_view_permission(request, obj)
 
 
 class SeatInline(ReadOnlyInline):
@@ -121,6 +136,7 @@ class NotificationInline(ReadOnlyInline):
     fields = ("created_at", "user", "kind", "channel", "subject", "due_at", "sent_at", "outcome", "attempts",
               "last_error")
     readonly_fields = fields
+    part_of_the_match = False  # the outbox, with its own list and permission
 
     def get_queryset(self, request):
         return super().get_queryset(request).select_related("user")
@@ -353,6 +369,9 @@ class MoveRecordAdmin(NotationAfterTheEnd, SecretsNotFiltered, admin.ModelAdmin)
     fields = readonly_fields = ("match", "move_number", "seat_number", "notation_shown", "description", "by_ai",
                                 "created_at")
     secret_fields = ("notation",)
+
+    def has_view_permission(self, request, obj=None):
+        return super().has_view_permission(request, obj) or may_see_matches(request)  # a match's whole log
 
     def has_add_permission(self, request):
         return False

@@ -272,6 +272,27 @@ def test_staff_who_may_only_look_get_no_actions_and_cannot_post_one(client, bob,
         assert f'value="{action}"' in matches_page + notes_page, action
 
 
+@pytest.mark.parametrize("codename", ["view_match", "change_match"])
+def test_a_moderator_given_only_the_match_permission_reads_its_seats_and_whole_move_log(client, alice, bob,
+                                                                                      codename):
+    """The README asks for the permission on matches; Django also wanted one on seats, move
+    records and events, so such a moderator's match page had no seats and no move log, and
+    "All 1 move" answered 403."""
+    match = start_match(alice, bob)
+    services.move_submit(match_id=match.pk, user=alice, move="1", expected_version=0)
+    moderator = make_user("moderator", is_staff=True)
+    moderator.user_permissions.add(Permission.objects.get(codename=codename))
+    client.force_login(moderator)
+
+    response = client.get(reverse("admin:games_match_change", args=[match.pk]))
+
+    shown = {inline.formset.model for inline in response.context["inline_admin_formsets"]}
+    assert shown == {Seat, MoveRecord, MatchEvent}, "the outbox keeps its own permission"
+    assertContains(response, "Alice sows tile 1: 4 coins.")
+    log = client.get(f'{reverse("admin:games_moverecord_changelist")}?match__id__exact={match.pk}')
+    assert log.status_code == 200 and log.context["cl"].result_count == 1
+
+
 def test_staff_read_the_outbox_but_cannot_edit_or_delete_a_notification(staff_client, bob, matches):
     original = Notification.objects.get(user=bob, kind=Notification.Kind.INVITATION, match=matches["alice_bob"])
     other = Notification.objects.exclude(pk=original.pk).first()
