@@ -1142,8 +1142,8 @@ def seat_deadline_extend(*, match_id: int, seat_number: int, hours: int, actor: 
     if not reason.strip():
         raise ServiceError(EXTENSION_NEEDS_REASON)
     match = _lock_match(match_id)
-    if match.status != Status.ACTIVE:
-        raise ServiceError(NOT_IN_PLAY)
+    if match.status != Status.ACTIVE:  # a match waiting for players is not "in play any more"
+        raise ServiceError(NOT_STARTED if match.status == Status.OPEN else NOT_IN_PLAY)
     if match.time_control == TimeControl.NONE:
         raise ServiceError(NO_TIME_LIMIT)
     seat = _seats_locked(match)[seat_number]

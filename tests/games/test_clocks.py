@@ -12,9 +12,9 @@ from django.urls import reverse
 
 from games import services, tasks
 from games.models import DAY, Match, MatchEvent, MoveRecord, Notification, Seat, Status
-from games.services import ClockSpec
+from games.services import ClockSpec, SeatSpec
 from tests.conftest import make_user, start_match
-from tests.games.conftest import start_timed_match
+from tests.games.conftest import PER_MOVE_2_DAYS, start_timed_match
 from tests.games.test_race import hold_the_lock_longer, require_postgresql, run_together
 
 BANK = ClockSpec(time_control="bank", bank_initial_days=3, bank_increment_days=2, bank_cap_days=4)
@@ -253,6 +253,16 @@ def test_staff_extend_a_deadline_with_a_recorded_reason(clock, alice, bob, staff
     untimed = start_timed_match(alice, bob, clock=ClockSpec())
     with pytest.raises(services.ServiceError, match=r"^This match has no time limit, so there is no deadline to"):
         services.seat_deadline_extend(match_id=untimed.pk, seat_number=0, hours=1, actor=staff, reason="x")
+
+
+def test_staff_who_extend_a_deadline_in_a_match_not_started_are_told_it_waits_for_players(clock, alice, bob, staff):
+    """It said "This match is not in play any more." of a match that had not begun."""
+    waiting = services.match_create(creator=alice, game_slug="mancala", options={}, clock=PER_MOVE_2_DAYS,
+                                    seats=[SeatSpec("creator"), SeatSpec("user", username="bob")])
+    with pytest.raises(services.ServiceError) as refused:
+        services.seat_deadline_extend(match_id=waiting.pk, seat_number=0, hours=24, actor=staff, reason="x")
+    assert refused.value.message == "This match has not started yet: it is waiting for players."
+    assert not MatchEvent.objects.filter(match=waiting, actor=staff).exists()
 
 
 def test_an_extension_for_a_long_name_with_a_long_reason_is_recorded_whole(clock, alice, staff):
