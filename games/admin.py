@@ -68,6 +68,9 @@ class SeatInline(ReadOnlyInline):
     def time_in_bank(self, seat):
         return "—" if seat.bank_seconds is None else duration(seat.bank_seconds)
 
+    def get_queryset(self, request):
+        return super().get_queryset(request).select_related("user", "former_user")  # not two queries a seat
+
 
 NOTATION_HIDDEN = "shown when the match ends"
 

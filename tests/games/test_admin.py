@@ -485,6 +485,23 @@ def test_a_matchs_change_page_makes_as_many_queries_after_thirty_moves_as_after_
     assert counts[0] == counts[1]
 
 
+def test_a_matchs_change_page_makes_as_many_queries_for_five_players_as_for_two(staff_client, staff, alice, bob,
+                                                                                   carol):
+    """Each seat's player and former player were read one query each."""
+    dave, erin = make_user("dave"), make_user("erin")
+    pair = start_timed_match(alice, bob, clock=ClockSpec(), game="jeexa")
+    table = start_timed_match(alice, bob, carol, dave, erin, clock=ClockSpec(), game="jeexa")
+    for match in (pair, table):  # a player who left: their seat names them as its former player
+        services.seat_replace_by_ai(match_id=match.pk, seat_number=1, level=1, actor=staff, reason="Left")
+    staff_client.get(reverse("admin:games_match_change", args=[pair.pk]))  # fills caches the next requests reuse
+    counts = []
+    for match in (pair, table):
+        with CaptureQueriesContext(connection) as queries:
+            assert staff_client.get(reverse("admin:games_match_change", args=[match.pk])).status_code == 200
+        counts.append(len(queries.captured_queries))
+    assert counts[0] == counts[1]
+
+
 def test_a_long_matchs_page_lists_its_latest_moves_and_links_to_all_of_them(staff_client, alice, bob, carol):
     match = start_timed_match(alice, bob, carol, clock=ClockSpec(), game="jeexa")
     game, rng, users = match.game_obj, random.Random(3), [alice, bob, carol]
