@@ -276,11 +276,16 @@ class MatchAdmin(SecretsNotFiltered, admin.ModelAdmin):
             })
         for match in queryset:
             try:
-                self.message_user(request, apply(match, form.cleaned_data))
+                done = apply(match, form.cleaned_data)
             except (services.ServiceError, IndexError) as error:
                 text = getattr(error, "message", None) or (
                     f"There is no seat {form.cleaned_data['seat']}: its seats are 1 to {match.seats.count()}.")
                 self.message_user(request, f"{match}: {text}", messages.WARNING)
+            else:
+                self.message_user(request, done)
+                # The match's History and the admin's "Recent actions" said no one had touched it.
+                reason = form.cleaned_data["reason"].strip()
+                self.log_change(request, match, f"{done} Reason: {reason}" if reason else done)
         return None
 
     @admin.action(description="Abort the selected matches", permissions=["change"])
@@ -348,7 +353,7 @@ class NotificationAdmin(admin.ModelAdmin):
         queued = 0
         for notification in queryset:
             try:
-                services.notification_resend(notification_id=notification.pk)
+                copy = services.notification_resend(notification_id=notification.pk)
             except services.ServiceError as error:
                 # Named as the list shows it: an id alone told staff nothing.
                 about = f" about {notification.match}" if notification.match_id else ""
@@ -357,6 +362,7 @@ class NotificationAdmin(admin.ModelAdmin):
                                   messages.WARNING)
             else:
                 queued += 1
+                self.log_change(request, notification, f"Sent again, as notification {copy.pk}.")
         self.message_user(
             request, f"{queued} notification{pluralize(queued)} queued again, to be sent as they were written."
         )

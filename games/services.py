@@ -885,8 +885,8 @@ def _hand_seat_to_ai(match: Match, seats: list[Seat], seat: Seat, *, level: int,
         transaction.on_commit(partial(tasks.enqueue_ai_move, match.pk, match.version), robust=True)
 
 
-def notification_resend(*, notification_id: int) -> None:
-    """Staff: send a notice again, as it was written, in a new outbox row."""
+def notification_resend(*, notification_id: int) -> Notification:
+    """Staff: send a notice again, as it was written, in a new outbox row (returned)."""
     original = Notification.objects.select_related("match", "user").get(pk=notification_id)
     if not original.body:
         raise ServiceError(NOTHING_TO_RESEND)
@@ -904,6 +904,7 @@ def notification_resend(*, notification_id: int) -> None:
             subject=original.subject, body=original.body, resent_from=original,
         )
         transaction.on_commit(partial(tasks.enqueue_notification, copy.pk), robust=True)
+    return copy
 
 
 def _refuse_out_of_date(notice: Notification) -> None:

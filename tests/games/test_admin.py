@@ -191,6 +191,30 @@ def test_the_abort_action_asks_why_then_aborts_through_the_service(staff_client,
     assert MatchEvent.objects.filter(match=aborted, to_status=Status.ABORTED).count() == 1
 
 
+def test_what_staff_did_through_the_actions_shows_in_the_history_and_recent_actions(staff_client, alice, bob,
+                                                                                    matches):
+    """A match aborted in the admin had "no change history. It probably wasn't added via this
+    admin site", and the admin's home page listed none of the staff member's actions."""
+    in_play, aborted = matches["alice_bob"], matches["aborted"]
+    staff_client.post(CHANGELIST, {"action": "abort_matches", "_selected_action": [in_play.pk, aborted.pk],
+                                   "apply": "Abort", "reason": "Cheating reported"})
+    over = Notification.objects.get(user=alice, match=in_play, kind=Notification.Kind.MATCH_OVER)
+    Notification.objects.filter(pk=over.pk).update(sent_at=timezone.now(), outcome="sent")
+    staff_client.post(reverse("admin:games_notification_changelist"),
+                      {"action": "resend", "_selected_action": [over.pk]})
+
+    history = staff_client.get(reverse("admin:games_match_history", args=[in_play.pk]))
+    assertContains(history, f"{in_play} aborted. Reason: Cheating reported")
+    refused = staff_client.get(reverse("admin:games_match_history", args=[aborted.pk]))
+    assertNotContains(refused, "Reason: Cheating reported")  # nothing happened to it
+    copy = Notification.objects.get(resent_from=over)
+    assertContains(staff_client.get(reverse("admin:games_notification_history", args=[over.pk])),
+                   f"Sent again, as notification {copy.pk}.")
+    recent = staff_client.get(reverse("admin:index"))
+    assertContains(recent, str(in_play))
+    assertNotContains(recent, "None available")
+
+
 def test_the_replace_seat_action_asks_which_seat_then_hands_it_to_the_ai(staff_client, staff, matches,
                                                                         django_capture_on_commit_callbacks):
     match = matches["alice_bob"]
