@@ -18,7 +18,16 @@ from django.utils.html import format_html
 
 from games import services
 from games.engine import all_games
-from games.models import STATUS_TRANSITIONS, Match, MatchEvent, MoveRecord, Notification, Seat
+from games.models import (
+    STATUS_TRANSITIONS,
+    Match,
+    MatchEvent,
+    MoveRecord,
+    Notification,
+    Seat,
+    scores_by_name,
+    seat_names,
+)
 from games.templatetags.clocks import duration
 
 
@@ -204,9 +213,11 @@ class MatchAdmin(SecretsNotFiltered, admin.ModelAdmin):
     date_hierarchy = "created_at"
     # The stored state holds the seed (and so every future draw) and every seat's secrets:
     # staff see the position as a spectator would, through the game's view.
-    exclude = secret_fields = ("seed", "state")
-    readonly_fields = ("game", "options", "status", "version", "revision", "result", "created_by", "created_at",
-                       "open_to_all", "rematch_of", "last_move_at", "finished_at", "time_control", "days_per_move",
+    secret_fields = ("seed", "state")
+    exclude = (*secret_fields, "result")  # shown in words (result_in_words)
+    readonly_fields = ("game", "options", "status", "version", "revision", "result_in_words", "created_by",
+                       "created_at", "open_to_all", "rematch_of", "last_move_at", "finished_at", "time_control",
+                       "days_per_move",
                        "bank_initial_days", "bank_increment_days", "bank_cap_days", "on_timeout", "position",
                        "whole_log")
     inlines = [SeatInline, MoveRecordInline, MatchEventInline, NotificationInline]
@@ -248,6 +259,23 @@ class MatchAdmin(SecretsNotFiltered, admin.ModelAdmin):
             reverse("admin:games_notification_changelist"), match.pk, notes, pluralize(notes),
             MoveRecordInline.latest,
         )
+
+    @admin.display(description="result")
+    def result_in_words(self, match):
+        """Who won, by name, as the match page says it: the stored result counts seats from 0,
+        this page from 1, so its "winners": [1] read as seat 1 when seat 2 had won."""
+        if not match.result:
+            return "-"
+        names = seat_names(list(match.seats.all()))
+        winners = [names[number] for number in match.result["winners"]]
+        tie_break = " on the tie-break" if match.won_on_tie_break else ""
+        named = f"{', '.join(winners[:-1])} and {winners[-1]}" if len(winners) > 1 else winners[0]
+        text = f"{named} {'wins' if len(winners) == 1 else 'share the win'}{tie_break}."
+        if match.result["scores"]:
+            text += f" Score: {scores_by_name(names, match.result['scores'])}."
+        if match.result["reason"] != "played out":
+            text += f" ({match.result['reason']})"
+        return text
 
     @admin.display(description="position (a spectator's view)")
     def position(self, match):

@@ -118,6 +118,23 @@ def test_its_change_page_shows_seats_moves_events_emails_and_the_position_but_no
     assert set(response.context["adminform"].form.fields) == set(), "staff cannot edit a match by hand"
 
 
+def test_a_finished_matchs_page_names_who_won_not_a_seat_index_counted_from_zero(staff_client, staff, alice, bob,
+                                                                                  carol):
+    """The stored result reads "winners": [1], which on a page that numbers seats from 1
+    named Alice when Bob had won."""
+    match = start_match(alice, bob)
+    services.match_resign(match_id=match.pk, user=alice)
+    ongoing = start_match(carol, ai_level=1)
+
+    def result(match):
+        page = staff_client.get(reverse("admin:games_match_change", args=[match.pk])).content.decode()
+        [cell] = re.findall(r'<label>Result:</label>.*?<div class="readonly">(.*?)</div>', page, re.S)
+        return cell
+
+    assert result(match) == "Bob wins. (Alice resigned)"
+    assert result(ongoing) == "-"
+
+
 def test_move_notation_stays_hidden_from_staff_until_the_match_ends(staff_client, staff, alice, bob):
     """Notation can name a hidden thing (Mesopotamia's offering under a hut) and staff may be
     players: during play the admin shows the public description only."""
