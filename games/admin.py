@@ -4,6 +4,7 @@ actions call the same services as the site."""
 from __future__ import annotations
 
 import json
+import re
 
 from django import forms
 from django.contrib import admin, messages
@@ -204,12 +205,16 @@ class GameFilter(admin.SimpleListFilter):
         return queryset.filter(game=self.value()) if self.value() else queryset
 
 
+MATCH_NUMBER = re.compile(r"(?:^|\s)#(\d+)\b")  # "Mesopotamia #205", as emails, subjects and messages name a match
+
+
 @admin.register(Match)
 class MatchAdmin(SecretsNotFiltered, admin.ModelAdmin):
     list_display = ("id", "game_name", "options_label", "status", "players", "whose_turn", "version", "last_move_at")
     list_filter = (GameFilter, "status", PlayerFilter, "created_at")
     search_fields = ("=id", "seats__user__username", "seats__user__email", "seats__user__display_name",
                      "seats__former_user__username", "seats__former_user__email", "seats__former_user__display_name")
+    search_help_text = "A player (username, display name or email, also one who left) or a match (“Mecca #12”, “#12”)."
     date_hierarchy = "created_at"
     # The stored state holds the seed (and so every future draw) and every seat's secrets:
     # staff see the position as a spectator would, through the game's view.
@@ -227,6 +232,13 @@ class MatchAdmin(SecretsNotFiltered, admin.ModelAdmin):
         return super().get_queryset(request).prefetch_related(
             Prefetch("seats", queryset=Seat.objects.select_related("user"))
         )
+
+    def get_search_results(self, request, queryset, search_term):
+        """A match named as the site names it ("Mesopotamia #205", "#205") is found by its
+        number: pasted from a player's email it found nothing."""
+        if named := MATCH_NUMBER.search(search_term):
+            return queryset.filter(pk=int(named[1])), False
+        return super().get_search_results(request, queryset, search_term)
 
     def has_add_permission(self, request):
         return False

@@ -78,10 +78,13 @@ def test_it_lists_matches_with_game_status_players_and_whose_turn(staff_client, 
     ("game=mancala&status=aborted", {"aborted"}),
     ("turn=human", {"alice_bob", "carol_ai"}),
     ("q=bob", {"alice_bob", "aborted"}),
+    ("q=Mancala %23{carol_ai}", {"carol_ai"}),  # as emails and messages name a match; pasted, it found nothing
+    ("q=%23{open}", {"open"}),
+    ("q=Mancala %23{alice_bob} (Egyptian)", {"alice_bob"}),
     ("q=carol&status=active", {"carol_ai"}),
 ])
 def test_it_filters_and_searches_matches(staff_client, matches, query, expected):
-    response = staff_client.get(f"{CHANGELIST}?{query}")
+    response = staff_client.get(f"{CHANGELIST}?{query.format(**{name: match.pk for name, match in matches.items()})}")
     assert response.status_code == 200
     assert listed(response) == pks(matches, *expected)
 
