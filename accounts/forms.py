@@ -5,9 +5,11 @@ import unicodedata
 import zoneinfo
 from functools import cache
 
+from allauth.account.adapter import get_adapter
 from allauth.account.forms import LoginForm
 from confusable_homoglyphs import categories, confusables
 from django import forms
+from django.contrib.admin.forms import AdminAuthenticationForm
 from django.core import validators
 from django.db.models import Q, QuerySet
 
@@ -136,6 +138,23 @@ class VacationForm(forms.Form):
 
 
 LOGIN_MAX_LENGTH = 254  # the longest email address; usernames are shorter
+
+
+class StaffSignInForm(AdminAuthenticationForm):
+    """The admin's sign-in (``admin.site.login_form``), counting failures as the site's does
+    (allauth's "login_failed" limit, by address and by name, shared with the site's form):
+    Django's own let anyone guess a staff password as fast as they could post it."""
+
+    def clean(self):
+        username, password = self.cleaned_data.get("username"), self.cleaned_data.get("password")
+        if username is not None and password:
+            # Raises "Too many failed login attempts" once the limit is reached.
+            self.user_cache = get_adapter(self.request).authenticate(self.request, username=username,
+                                                                     password=password)
+            if self.user_cache is None:
+                raise self.get_invalid_login_error()
+            self.confirm_login_allowed(self.user_cache)
+        return self.cleaned_data
 
 
 class SignInForm(LoginForm):

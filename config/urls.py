@@ -3,9 +3,11 @@ from django.contrib import admin
 from django.urls import include, path
 
 from accounts import views as account_views
+from accounts.forms import StaffSignInForm
 
 admin.site.site_header = admin.site.site_title = f"{settings.SITE_NAME} administration"
 admin.site.index_title = "Matches, players and notifications"
+admin.site.login_form = StaffSignInForm
 
 urlpatterns = [
     path("admin/", admin.site.urls),

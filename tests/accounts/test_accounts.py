@@ -245,6 +245,30 @@ def test_login_is_rate_limited(client, alice, settings):
     assert client.get(reverse("dashboard")).status_code == 302, "locked out after too many failures"
 
 
+def test_the_admin_sign_in_is_rate_limited_as_the_sites_is(client, db, settings):
+    """/admin/login/ took any number of wrong passwords for a staff account."""
+    settings.ACCOUNT_RATE_LIMITS = {"login_failed": "3/m/ip,3/5m/key"}
+    make_user("boss", is_staff=True)
+    for _ in range(3):
+        wrong = client.post(reverse("admin:login"), {"username": "boss", "password": "wrong"})
+        assert "Please enter the correct username and password" in wrong.content.decode()
+
+    response = client.post(reverse("admin:login"), {"username": "boss", "password": PASSWORD})
+
+    assert "Too many failed login attempts" in response.content.decode()
+    assert client.get(reverse("admin:index")).status_code == 302, "locked out after too many failures"
+
+
+def test_staff_sign_in_to_the_admin_with_their_password(client, db):
+    make_user("boss", is_staff=True)
+    make_user("player")
+    response = client.post(reverse("admin:login"), {"username": "boss", "password": PASSWORD})
+    assert response.status_code == 302 and client.get(reverse("admin:index")).status_code == 200
+    client.logout()
+    refused = client.post(reverse("admin:login"), {"username": "player", "password": PASSWORD})
+    assert "Please enter the correct username and password for a staff account" in refused.content.decode()
+
+
 def test_a_rate_limited_request_gets_the_sites_page_saying_what_to_do(client, alice, settings):
     """allauth's own answer was a bare "429 Too Many Requests" page, with no way back."""
     settings.ACCOUNT_RATE_LIMITS = {"manage_email": "1/m/user"}
