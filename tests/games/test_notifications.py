@@ -82,7 +82,7 @@ def test_a_your_turn_email_has_a_one_click_unsubscribe_link_and_headers(clock, a
     assert bob.turn_notice == "none"
     again = client.get(path).content.decode()  # the link opened once more: done, not asked again
     assert "You are unsubscribed already: you get no game emails (your turn," in again
-    assert 'type="submit"' not in again.split("<main>")[1]
+    assert 'type="submit"' not in again.split("<main")[1]
 
 
 def test_mail_clients_unsubscribe_with_the_rfc_8058_one_click_post(clock, alice, bob, client):
