@@ -304,6 +304,13 @@ def test_the_swap_for_an_offering_puts_the_resource_down():
     assert tile_at(state, A).stone == 1 and tile_at(state, A).huts == (Hut(0), Hut(2))
 
 
+def test_the_log_says_the_resource_a_tribe_puts_down_to_take_up_an_offering():
+    """The stone appeared on the tile with no word of it in the log."""
+    state = turn(arrange(start(), {"b1": (A, "stone")}, tiles=(plains(-1, 0, huts=(Hut(0, 6), Hut(2))),)))
+    line = GAME.describe(state, 0, "carry b1 offering 6")
+    assert line == "Blue's b1 takes up a face-down offering on -1,0 (putting down its stone)."
+
+
 def test_only_the_owner_picks_up_an_offering_marker():
     state = turn(arrange(start(), {"g1": (A,)}, tiles=(plains(-1, 0, huts=(Hut(0, 6), Hut(2))),)), seat=2)
     assert not [m for m in legal(state) if "offering" in m]

@@ -587,6 +587,7 @@ def _carry(work: Work, args: list[str]) -> None:
     name = tribe_name(index)
     if tribe.load in RESOURCES:
         work.add_resource(tribe.pos, tribe.load, 1)
+    swap = f" (putting down its {tribe.load})" if tribe.load else ""
     if args[1] == "offering":
         value = int(args[2])
         tile = work.tile(tribe.pos)
@@ -596,11 +597,10 @@ def _carry(work: Work, args: list[str]) -> None:
         huts[at] = Hut(seat)
         work.put_tile(tile._replace(huts=tuple(huts)))
         work.tribes[index] = Tribe(tribe.pos, "offering", value)
-        work.events.append(f"{_who(work)}'s {name} takes up a face-down offering on {format_hex(tribe.pos)}")
+        work.events.append(f"{_who(work)}'s {name} takes up a face-down offering on {format_hex(tribe.pos)}{swap}")
     else:
         work.add_resource(tribe.pos, args[1], -1)
         work.tribes[index] = Tribe(tribe.pos, args[1])
-        swap = f" (putting down its {tribe.load})" if tribe.load else ""
         work.events.append(f"{_who(work)}'s {name} picks up a {args[1]}{swap}")
     _free_step(work)
 
