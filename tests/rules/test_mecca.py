@@ -395,6 +395,34 @@ def test_worked_example_red_places_three_then_removes_blue_and_the_isolated_gree
     assert GAME.view(after, None)["colour_to_act"] == "green"
 
 
+# Yellow (entrance k5) has placed two pilgrims this turn; only red's f1 touches two of one
+# colour (yellow e1 and g1), and a pilgrim on an entrance can never be removed.
+NOTHING_TO_REMOVE = """
+    ....YRY....
+    ......B....
+    ...........
+    ...........
+    ..........Y
+    ...........
+    .........YG
+    ...........
+    ...........
+    ...G.......
+    ....RB.....
+"""
+
+
+def test_a_removal_earned_with_no_pilgrim_to_remove_is_skipped_and_the_log_says_so():
+    """Yellow's 3rd pilgrim earns a removal, but no pilgrim may be removed: the step is
+    skipped by itself, and the log said nothing of it."""
+    state = position(NOTHING_TO_REMOVE, colour=YELLOW, placed=2, rnd=2)
+    after = play(state, "e10")
+    assert after.step == PLACE and after.colour != YELLOW
+    assert GAME.describe(state, YELLOW, "e10") == (
+        "Yellow places a pilgrim on e10 (3rd of the turn); no pilgrim can be removed."
+    )
+
+
 def test_worked_counter_example_a_cut_off_pair_stays_on_the_board():
     """"If it was joined to another Pilgrim (although the two Pilgrims were separated from
     the rest), then this green Pilgrim could not be removed.\""""

@@ -279,11 +279,14 @@ def _placement_clauses(state: State, after: State, square: int) -> list[str]:
     clauses = [line]
     if after.step == REMOVE:
         clauses.append(f"{who} may remove a pilgrim")
-    elif state.round != 1 and k < max_per_turn(state.colours) and not _turn_goes_on(state, after):
-        if after.hand[state.colour] == 0:
-            clauses.append(f"{who} has no pilgrim left to place")
-        else:
-            clauses.append(f"no square takes a {ordinal(k + 1)} pilgrim, so the turn ends")
+    elif state.round != 1 and not _turn_goes_on(state, after):
+        if k < max_per_turn(state.colours):
+            if after.hand[state.colour] == 0:
+                clauses.append(f"{who} has no pilgrim left to place")
+            else:
+                clauses.append(f"no square takes a {ordinal(k + 1)} pilgrim, so the turn ends")
+        if k >= removal_threshold(state.colours):  # the removal was earned, but the step was skipped
+            clauses.append("no pilgrim can be removed")
     return clauses
 
 
