@@ -771,6 +771,19 @@ def test_a_player_who_placed_all_his_pilgrims_ends_the_game_when_the_round_is_co
     assert outcome.winners == (RED,), "If only one player has placed all his Pilgrims, s/he is the winner"
 
 
+def test_a_player_who_empties_his_hand_with_the_rounds_last_turn_ends_the_game_and_the_log_says_why():
+    """Blue, last in the order, places its last pilgrim: the round is complete at once. The
+    log said only "the round is complete, so the game ends", not why that round was the last,
+    and blue wins on that, with fewer points than green."""
+    state = position(GREEN_LEADS, colour=BLUE, hand={BLUE: 1})
+    after = play(state, "b4")
+    assert after.reason == EMPTIED and GAME.outcome(after) == Outcome(scores=(1, 1, 3, 3), winners=(BLUE,))
+    assert GAME.describe(state, BLUE, "b4") == (
+        "Blue places a pilgrim on b4 (1st of the turn); Blue has no pilgrim left to place; "
+        "a player has placed all his pilgrims; the round is complete, so the game ends."
+    )
+
+
 def test_when_two_players_placed_all_their_pilgrims_the_points_decide():
     """"In any other case, each player adds up the number of Pilgrims s/he has placed.\""""
     state = position(GREEN_LEADS, colour=RED, hand={RED: 1, BLUE: 1})

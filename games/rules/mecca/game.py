@@ -306,8 +306,10 @@ def _removal_clauses(state: State, removal: Removal) -> list[str]:
 
 def _consequences(state: State, after: State) -> list[str]:
     clauses = []
-    if after.final_round and not state.final_round and after.step != OVER:
-        clauses.append("a player has placed all his pilgrims, so this round is the last")
+    if after.final_round and not state.final_round:
+        # Said also when the game ends at once: it is why the round was the last, and may decide the winner.
+        last = ", so this round is the last" if after.step != OVER else ""
+        clauses.append(f"a player has placed all his pilgrims{last}")
     clauses += [f"{colour_word(c)} cannot place and passes" for c in after.passed]
     if after.step == OVER:
         clauses.append(END_WORDS[after.reason])
