@@ -141,9 +141,12 @@ class Match(models.Model):
 
     @property
     def won_on_tie_break(self) -> bool:
-        """One winner, though another seat scored as much (Mecca: more pilgrims close to the Kaaba)."""
+        """One winner, though another seat scored as much (Mecca: more pilgrims close to the Kaaba),
+        and no other reason given (Mecca: the one player with an empty hand wins whatever the score)."""
         result = self.result or {}
         scores, winners = result.get("scores") or [], result.get("winners") or []
+        if result.get("reason") != "played out":
+            return False
         return len(winners) == 1 and scores.count(max(scores, default=None)) > 1
 
     @property

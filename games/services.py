@@ -421,7 +421,9 @@ def _after_position_change(match: Match, seats: list[Seat], *, mover: int | None
         seat.to_act = seat.number in to_act
     if game.is_over(state):
         outcome = game.outcome(state)
-        match.result = {"scores": list(outcome.scores), "winners": list(outcome.winners), "reason": "played out"}
+        # A reason only where the scores do not explain the result (Mecca: an empty hand wins).
+        reason = with_player_names(game.win_reason(state), seat_names(seats)) or "played out"
+        match.result = {"scores": list(outcome.scores), "winners": list(outcome.winners), "reason": reason}
         match.finished_at = timezone.now()
         _set_status(match, Status.FINISHED, reason="The game ended.")
         for seat in seats:

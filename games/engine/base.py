@@ -125,6 +125,12 @@ class Game:
     def num_players(self, state: Any) -> int:
         raise NotImplementedError
 
+    def win_reason(self, state: Any) -> str:
+        """Why the game ended as it did, when the scores alone do not say it (a Mecca player
+        who placed all their pilgrims wins whatever the totals), naming seats "Player N";
+        "" when the best score won."""
+        return ""
+
     def ai_move(self, state: Any, seat: int, level: int, seed: int) -> str:
         """The move the AI of ``level`` picks for ``seat``; ``seed`` makes its choice repeatable."""
         if level not in self.ai_levels:

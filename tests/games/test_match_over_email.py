@@ -93,6 +93,30 @@ def test_a_win_on_the_tie_break_says_so_by_mail_and_on_the_page(alice, bob, clie
     assert re.search(r"Alice</span>\s*wins on the tie-break\.", page)
 
 
+def test_a_mecca_win_by_placing_every_pilgrim_says_why_and_is_no_tie_break(alice, bob, client):
+    """The one player with an empty hand wins whatever the totals: "Alice won on the
+    tie-break. Score: Alice 3, Bob 3." was false, and a lower winning score unexplained."""
+    match = start_timed_match(alice, bob, game="mecca")
+    game = get_game("mecca")
+    # Alice's green, last in the order, places its last pilgrim (her yellow hand is empty too).
+    last_turn = {
+        "players": 2, "seed": 0, "board": {"f1": "yellow", "k7": "green", "a5": "red", "a7": "blue", "c3": "red"},
+        "hand": {"yellow": 0, "red": 16, "green": 1, "blue": 17},
+        "entrances": {"yellow": "f1", "red": "a5", "green": "k7", "blue": "a7"}, "step": "place",
+        "colour": "green", "placed": 0, "round": 3, "final_round": False, "last_removal": None, "passed": [],
+        "reason": "", "moves_played": 40, "recent_removals": [],
+    }
+    Match.objects.filter(pk=match.pk).update(state=game.dump(game.load(last_turn)))
+    services.move_submit(match_id=match.pk, user=alice, move="b5", expected_version=0)
+
+    body = told(match, bob).body
+    assert "is over. You lost: Alice won (Alice placed all their pilgrims).\nScore: Alice 3, Bob 3.\n" in body
+    assert "a player has placed all his pilgrims; the round is complete, so the game ends." in body
+    client.force_login(bob)
+    page = client.get(reverse("match_detail", args=[match.pk])).content.decode()
+    assert "tie-break" not in page and "(Alice placed all their pilgrims)" in page
+
+
 def test_a_match_staff_abort_is_called_cancelled_not_over(match, staff):
     services.match_abort(match_id=match.pk, actor=staff, reason="Cheating reported")
 

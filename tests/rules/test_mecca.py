@@ -782,6 +782,7 @@ def test_a_player_who_empties_his_hand_with_the_rounds_last_turn_ends_the_game_a
         "Blue places a pilgrim on b4 (1st of the turn); Blue has no pilgrim left to place; "
         "a player has placed all his pilgrims; the round is complete, so the game ends."
     )
+    assert GAME.win_reason(after) == "Player 4 placed all their pilgrims"
 
 
 def test_when_two_players_placed_all_their_pilgrims_the_points_decide():
@@ -792,6 +793,7 @@ def test_when_two_players_placed_all_their_pilgrims_the_points_decide():
     outcome = GAME.outcome(last)
     assert outcome.winners == (GREEN,)
     assert GAME.view(last, None)["scores"][RED]["placed_all"] is True
+    assert GAME.win_reason(last) == "", "the best total won: no reason to give"
 
 
 def test_the_last_round_is_played_out_even_if_the_empty_hand_gets_a_pilgrim_back():

@@ -74,6 +74,8 @@ The end
   to the Kaaba (plain count); players still tied all win.
 - [code] ``Outcome.scores`` is each seat's total with the crescent bonus, also when the
   empty-hand rule decides the winner.
+- [code] ``win_reason`` names the player the empty-hand rule made the winner, so the
+  match's result says why a lower (or equal) total won.
 
 Showing the game
 - [code] ``view`` gives the step (entrance, place, remove, over), the number of the next

@@ -187,6 +187,12 @@ class Mecca(Game):
         clauses += _consequences(state, after)
         return "; ".join(clauses) + "."
 
+    def win_reason(self, state: State) -> str:
+        emptied = emptied_seats(state.hand, state.players)
+        if state.step != OVER or len(emptied) != 1:
+            return ""
+        return f"Player {emptied[0] + 1} placed all their pilgrims"
+
     # --- storing ------------------------------------------------------------------
 
     def dump(self, state: State) -> dict:
