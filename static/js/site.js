@@ -163,13 +163,16 @@ document.addEventListener("htmx:afterRequest", (event) => {
 
 // A Jeexa puzzle or a Mesopotamia map wider than its box scrolls inside it (on a phone, say):
 // mark it, so the line that says so shows. Again after every redraw and when the window changes.
+// At the swap itself, before the new board is first laid out: marked at the settle, 20 ms
+// later, the line came back above what the player was looking at, and the browser's scroll
+// anchoring kept the page where the board without it had put it: a jump at every move.
 function markOverflowingPuzzles() {
   for (const box of document.querySelectorAll(".jx-scroll, .meso-map")) {
     box.classList.toggle("overflowing", box.scrollWidth > box.clientWidth + 1);
   }
 }
 document.addEventListener("DOMContentLoaded", markOverflowingPuzzles);
-document.addEventListener("htmx:afterSettle", markOverflowingPuzzles);
+document.addEventListener("htmx:afterSwap", markOverflowingPuzzles);
 window.addEventListener("resize", markOverflowingPuzzles);
 
 // A Mesopotamia map wider than a phone scrolls in its box: open it with the Temple and the

@@ -7,7 +7,7 @@ import random
 
 import pytest
 from django.urls import reverse
-from playwright.sync_api import Browser
+from playwright.sync_api import Browser, expect
 
 from games import services
 from games.services import ClockSpec
@@ -150,3 +150,25 @@ def test_no_page_scrolls_sideways_on_a_phone(phone, live_server, db, monkeypatch
                               ".filter(t => t.scrollWidth > t.clientWidth + 1).length") == 0, path
     assert too_wide == {}, f"wider than {PHONE['width']} px: {too_wide}"
     assert reverse("match_detail", args=[matches["jeexa-over"].pk]) in hinted, "the wide puzzle got its hint"
+
+
+def test_a_move_does_not_scroll_the_page_by_itself(phone, live_server, db, monkeypatch):
+    """A move redraws the board under the player's finger: the page stays where they scrolled
+    it. The map's "swipe it sideways" line came back only once the new board had been laid out
+    without it, and the browser then scrolled the page by that line's height at every move."""
+    monkeypatch.setattr(services, "new_seed", lambda: SEED)
+    viewer = make_user("petra", display_name="Petra")
+    match = start_timed_match(viewer, make_user("quinn"), clock=ClockSpec(), game="mesopotamia")
+    log_in(phone, live_server.url, "petra")
+    phone.goto(live_server.url + reverse("match_detail", args=[match.pk]))
+    expect(phone.locator(".meso-scroll-hint")).to_be_visible()  # the map is wider than a phone
+    # The move buttons, under the map, at the top of the screen.
+    phone.locator("#board .meso-moves").evaluate("moves => moves.scrollIntoView({block: 'start'})")
+    scrolled_to = phone.evaluate("window.scrollY")
+    phone.evaluate("document.addEventListener('htmx:afterSettle', () => { window.settled = true; })")
+
+    phone.locator('#board button[name=move][value^="move "]').first.click()
+    phone.wait_for_function("() => window.settled")
+
+    expect(phone.locator("#log li")).to_have_count(1)
+    assert phone.evaluate("window.scrollY") == scrolled_to
