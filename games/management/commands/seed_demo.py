@@ -30,7 +30,7 @@ class Command(BaseCommand):
 
     def handle(self, *args, **options):
         credentials_file = settings.VAR_DIR / "demo-credentials.txt"
-        lines = []
+        lines = {}
         for username, display_name, staff in DEMO_USERS:
             if User.objects.filter(username=username).exists():
                 continue
@@ -41,11 +41,14 @@ class Command(BaseCommand):
                 is_staff=staff, is_superuser=staff,
             )
             EmailAddress.objects.create(user=user, email=email, verified=True, primary=True)
-            lines.append(f"{'staff' if staff else 'player':6}  {username:6}  password: {password}")
+            lines[username] = f"{'staff' if staff else 'player':6}  {username:6}  password: {password}"
         if lines:
             settings.VAR_DIR.mkdir(parents=True, exist_ok=True)
-            with credentials_file.open("a") as out:
-                out.write("\n".join(lines) + "\n")
+            # An account made now is in a new database (db.sqlite3 removed, DATABASE_URL set): the
+            # password kept for its name was the old database's, and printed first it did not sign in.
+            kept = credentials_file.read_text().splitlines() if credentials_file.exists() else []
+            kept = [line for line in kept if line.split()[1:2] and line.split()[1] not in lines]
+            credentials_file.write_text("\n".join([*kept, *lines.values()]) + "\n")
         if not Match.objects.exists():
             self._demo_matches()
         self.stdout.write(f"Demo accounts (also in {credentials_file}):")
