@@ -11,6 +11,7 @@ from allauth.account.models import EmailAddress
 from django.core import mail
 from django.urls import reverse
 from django.utils import timezone
+from pytest_django.asserts import assertContains, assertNotContains
 
 from accounts.models import User
 from games import services
@@ -125,6 +126,31 @@ def test_password_reset_by_email(client, alice):
     response = client.post(form_url, {"password1": "a-new-long-passphrase", "password2": "a-new-long-passphrase"})
     assert response.status_code == 302
     assert client.login(username="alice", password="a-new-long-passphrase")
+
+
+def test_a_reset_link_used_already_says_so_in_plain_words(client, alice):
+    client.post(reverse("account_reset_password"), {"email": "alice@example.com"})
+    reset_url = link_in(mail.outbox[0])
+    form_url = client.get(reset_url)["Location"]
+    client.post(form_url, {"password1": "a-new-long-passphrase", "password2": "a-new-long-passphrase"})
+
+    page = client.get(reset_url, follow=True).content.decode()
+
+    assert re.search(r"<h1>\s*This link no longer works\s*</h1>", page)
+    assert "Bad token" not in page
+    assert f'<a href="{reverse("account_reset_password")}">new password reset</a>' in page
+
+
+def test_a_wrong_current_password_is_called_wrong_not_missing(client, alice):
+    client.force_login(alice)
+    response = client.post(reverse("account_change_password"), {
+        "oldpassword": "not-my-password", "password1": "another-long-passphrase",
+        "password2": "another-long-passphrase",
+    })
+    assertContains(response, "That is not your current password.")
+    assertNotContains(response, "Please type your current password")
+    alice.refresh_from_db()
+    assert alice.check_password(PASSWORD)
 
 
 def test_password_change(client, alice, settings):
