@@ -2,10 +2,13 @@ import zoneinfo
 from urllib.parse import urlencode
 
 from django.conf import settings
+from django.contrib import messages
 from django.contrib.auth import REDIRECT_FIELD_NAME
 from django.shortcuts import resolve_url
 from django.utils import timezone
 from django_htmx.http import HttpResponseClientRedirect
+
+SIGNED_OUT_NOTHING_SENT = "You are signed out, so that was not sent. Sign in, then try again."
 
 
 class UserTimezoneMiddleware:
@@ -30,7 +33,9 @@ class HtmxSignInMiddleware:
     """An htmx request from a page whose session ended (signed out in another tab, the
     cookie gone) would get the sign-in page swapped into the board, and signing in there
     would land on the fragment's address. Instead the whole page goes to the sign-in page,
-    which comes back to that page afterwards. Must come after django-htmx's middleware."""
+    which comes back to that page afterwards. A move or an action sent so is not made, and
+    the sign-in page says so: it used to appear without a word, as if the move had gone.
+    Must come after django-htmx's middleware and the messages'."""
 
     def __init__(self, get_response):
         self.get_response = get_response
@@ -38,7 +43,11 @@ class HtmxSignInMiddleware:
     def __call__(self, request):
         response = self.get_response(request)
         login_url = resolve_url(settings.LOGIN_URL)
-        if request.htmx and response.status_code == 302 and response["Location"].startswith(login_url):
+        if response.status_code != 302 or not response["Location"].startswith(login_url):
+            return response
+        if request.method == "POST":
+            messages.warning(request, SIGNED_OUT_NOTHING_SENT)
+        if request.htmx:
             back = request.htmx.current_url_abs_path or resolve_url("home")
             return HttpResponseClientRedirect(f"{login_url}?{urlencode({REDIRECT_FIELD_NAME: back})}")
         return response

@@ -7,8 +7,9 @@ from __future__ import annotations
 import pytest
 from django.test import Client
 from django.urls import reverse
-from pytest_django.asserts import assertContains
+from pytest_django.asserts import assertContains, assertNotContains
 
+from accounts.middleware import SIGNED_OUT_NOTHING_SENT
 from accounts.views import OUT_OF_DATE
 from games.models import Match
 
@@ -28,6 +29,33 @@ def test_a_poll_after_signing_out_sends_the_whole_page_to_sign_in_and_back(clien
     assert response.status_code == 200
     assert response["HX-Redirect"] == f"/accounts/login/?next=%2Fmatches%2F{match.pk}%2F"
     assert not response.content, "nothing is swapped into the board"
+
+
+def test_a_move_sent_after_signing_out_is_not_played_and_the_sign_in_page_says_so(client, match):
+    move = reverse("match_move", args=[match.pk])
+
+    response = client.post(move, {"move": "1", "version": match.version}, headers=htmx_headers(match))
+
+    assert response["HX-Redirect"] == f"/accounts/login/?next=%2Fmatches%2F{match.pk}%2F"
+    assertContains(client.get(response["HX-Redirect"]), SIGNED_OUT_NOTHING_SENT)
+    match.refresh_from_db()
+    assert match.version == 0 and not match.moves.exists(), "no move was played"
+
+
+def test_a_plain_form_sent_after_signing_out_is_not_made_and_the_sign_in_page_says_so(client, match):
+    response = client.post(reverse("match_resign", args=[match.pk]), follow=True)
+
+    assertContains(response, SIGNED_OUT_NOTHING_SENT)
+    match.refresh_from_db()
+    assert match.status == "active"
+
+
+def test_a_poll_after_signing_out_says_nothing_was_sent(client, match):
+    """Only what the player sent was not sent: a page that polled sent nothing."""
+    poll = reverse("match_poll", args=[match.pk]) + f"?token={match.poll_token}"
+    response = client.get(poll, headers=htmx_headers(match))
+
+    assertNotContains(client.get(response["HX-Redirect"]), SIGNED_OUT_NOTHING_SENT)
 
 
 def test_without_htmx_signing_in_is_the_usual_redirect(client, match):
