@@ -107,6 +107,15 @@ class MatchCreateForm(forms.Form):
                 label=f"Username or display name to invite (opponent {number})", required=False, max_length=150
             )
 
+    def full_clean(self):
+        super().full_clean()
+        # A refused form comes back at its top: on a phone the first field it refuses (an invite
+        # left without a name, at the foot of the form) was out of sight, and Create seemed to do
+        # nothing. The browser scrolls to a field with autofocus (and a phone opens its keyboard).
+        refused = next((name for name in self.fields if name in self.errors), None)
+        if refused:
+            self.fields[refused].widget.attrs["autofocus"] = True
+
     def seat_rows(self):
         """(seat field, invite field) pairs for the template."""
         return [(self[f"seat_{n}"], self[f"invite_{n}"]) for n in range(1, self.game.max_players)]

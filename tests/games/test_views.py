@@ -172,6 +172,16 @@ def test_a_forged_or_wrong_create_form_is_refused_with_a_reason(alice_client, da
     assert not Match.objects.exists()
 
 
+def test_a_refused_create_form_takes_the_player_to_the_field_it_refuses(alice_client):
+    """The form came back at its top: on a phone an invite left without a name, at its foot, was
+    out of sight, and Create seemed to do nothing."""
+    data = {"position": "first", "seat_1": "ai:1", "seat_4": "invite", "invite_4": ""}
+    page = alice_client.post(reverse("match_new", args=["mecca"]), data).content.decode()
+
+    assert page.count("autofocus") == 1
+    assert re.search(r'<input type="text" name="invite_4"[^>]* autofocus[ >]', page)
+
+
 @pytest.mark.parametrize(("clock", "left_over"), [
     ({"time_control": "none"}, {"days_per_move": "99", "bank_initial_days": "0", "on_timeout": "explode"}),
     ({"time_control": "per_move", "days_per_move": "3"}, {"bank_cap_days": "-4"}),
