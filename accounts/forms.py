@@ -105,7 +105,20 @@ def offer_current_zone(form: forms.ModelForm) -> None:
         form.fields["time_zone"].choices = sorted([*TIME_ZONE_CHOICES, (current, current.replace("_", " "))])
 
 
-class ProfileForm(forms.ModelForm):
+class FocusFirstRefused:
+    """A refused form comes back at the top of its page: on a phone the first field it refuses
+    (an invite left without a name at the foot of the new-match form, the profile's webhook) was
+    out of sight, and the button seemed to do nothing. The browser scrolls to a field with
+    autofocus (and a phone opens its keyboard there)."""
+
+    def full_clean(self) -> None:
+        super().full_clean()
+        refused = next((name for name in self.fields if name in self.errors), None)
+        if refused:
+            self.fields[refused].widget.attrs["autofocus"] = True
+
+
+class ProfileForm(FocusFirstRefused, forms.ModelForm):
     # The list is the machine's time zone database, so it lives here, not in a migration.
     time_zone = forms.ChoiceField(choices=TIME_ZONE_CHOICES)
 

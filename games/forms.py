@@ -4,7 +4,7 @@ import secrets
 
 from django import forms
 
-from accounts.forms import one_space
+from accounts.forms import FocusFirstRefused, one_space
 from accounts.models import User
 from games.engine.base import Game
 from games.models import DAYS_PER_MOVE_CHOICES, OnTimeout, TimeControl
@@ -53,7 +53,7 @@ CLOCK_FIELDS_UNUSED = {
 }
 
 
-class MatchCreateForm(forms.Form):
+class MatchCreateForm(FocusFirstRefused, forms.Form):
     """Options of one game and, for every seat beside the creator's, who sits there."""
 
     position = forms.ChoiceField(choices=POSITIONS, initial="first", label="Your seat")
@@ -106,15 +106,6 @@ class MatchCreateForm(forms.Form):
             self.fields[f"invite_{number}"] = forms.CharField(
                 label=f"Username or display name to invite (opponent {number})", required=False, max_length=150
             )
-
-    def full_clean(self):
-        super().full_clean()
-        # A refused form comes back at its top: on a phone the first field it refuses (an invite
-        # left without a name, at the foot of the form) was out of sight, and Create seemed to do
-        # nothing. The browser scrolls to a field with autofocus (and a phone opens its keyboard).
-        refused = next((name for name in self.fields if name in self.errors), None)
-        if refused:
-            self.fields[refused].widget.attrs["autofocus"] = True
 
     def seat_rows(self):
         """(seat field, invite field) pairs for the template."""

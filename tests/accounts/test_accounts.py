@@ -225,6 +225,16 @@ def test_a_refused_profile_keeps_the_typed_values_in_the_form_only(client, alice
     assert "your display name, <strong>Alice</strong>" in page and ">Davey</a>" not in page, "nothing was saved"
 
 
+def test_a_refused_profile_comes_back_at_the_field_it_refuses(client, alice):
+    """The page came back at its top: on a phone the webhook's refusal, under the fold, went unseen."""
+    client.force_login(alice)
+    response = client.post(reverse("profile"), {"display_name": "Alice", "time_zone": "UTC", "turn_notice": "instant",
+                                                "digest_hour": "7", "reminders": "50", "webhook_url": "ftp://x"})
+    page = response.content.decode()
+    assert response.status_code == 400 and page.count("autofocus") == 1
+    assert re.search(r'<input type="url" name="webhook_url"[^>]* autofocus[ >]', page)
+
+
 @pytest.mark.parametrize("url_name", ["account_login", "account_signup", "account_reset_password"])
 def test_account_pages_use_the_site_layout(client, db, url_name):
     html = client.get(reverse(url_name)).content.decode()
