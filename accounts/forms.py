@@ -126,6 +126,8 @@ class ProfileForm(FocusFirstRefused, forms.ModelForm):
         model = User
         fields = ["display_name", "time_zone", "turn_notice", "digest_hour", "reminders", "webhook_url"]
         widgets = {"digest_hour": forms.NumberInput(attrs={"max": 23})}  # the browser checks it too
+        # "Enter a valid URL." refused ftp://… and the like, which are valid URLs: say what is wanted.
+        error_messages = {"webhook_url": {"invalid": "Enter a web address that starts with http:// or https://."}}
 
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)

@@ -235,6 +235,15 @@ def test_a_refused_profile_comes_back_at_the_field_it_refuses(client, alice):
     assert re.search(r'<input type="url" name="webhook_url"[^>]* autofocus[ >]', page)
 
 
+@pytest.mark.parametrize("url", ["ftp://example.org/hook", "file:///etc/passwd", "https://"])
+def test_a_webhook_that_is_no_web_address_is_refused_saying_what_is_wanted(client, alice, url):
+    client.force_login(alice)
+    response = client.post(reverse("profile"), {"display_name": "Alice", "time_zone": "UTC", "turn_notice": "instant",
+                                                "digest_hour": "7", "reminders": "50", "webhook_url": url})
+    assertContains(response, "Enter a web address that starts with http:// or https://.", status_code=400)
+    assertNotContains(response, "Enter a valid URL", status_code=400)
+
+
 @pytest.mark.parametrize("url_name", ["account_login", "account_signup", "account_reset_password"])
 def test_account_pages_use_the_site_layout(client, db, url_name):
     html = client.get(reverse(url_name)).content.decode()
