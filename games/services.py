@@ -1023,6 +1023,12 @@ def _skip_reason(notification: Notification, seat: Seat | None, now: datetime) -
     if (notification.channel == Notification.Channel.EMAIL and kind != Notification.Kind.DIGEST
             and not _email_wanted(notification.user, kind)):
         return "The player turned these emails off."
+    if kind == Notification.Kind.INVITATION and notification.match_id is not None and not Seat.objects.filter(
+            match_id=notification.match_id, user_id=notification.user_id, accepted=False,
+            match__status=Status.OPEN).exists():
+        # Held back (a mail server down) past its answer or the match's cancellation: it would
+        # arrive after the cancellation notice and invite to a match that is gone.
+        return "The invitation is no longer open: answered, withdrawn or cancelled."
     if notification.match_id is None or notification.kind not in (
             Notification.Kind.YOUR_TURN, Notification.Kind.REMINDER):
         return ""

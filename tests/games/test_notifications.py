@@ -741,3 +741,21 @@ def test_an_unsubscribe_link_opened_while_signed_in_as_someone_else_says_whose_e
     alice.refresh_from_db()
     assert bob.turn_notice == "none" and alice.turn_notice == "instant", "the link acts on its own account only"
     assert "You can change this any time" not in done, "not next to a link to Alice's own profile"
+
+
+def test_an_invitation_held_back_until_the_match_is_cancelled_is_not_sent(alice, bob, carol):
+    """A mail server down held Carol's invitation; the match was cancelled meanwhile, and the
+    invitation went out after the cancellation notice, inviting her to a match that was gone."""
+    match = services.match_create(
+        creator=alice, game_slug="mecca", options={},
+        seats=[SeatSpec("creator"), SeatSpec("user", username="bob"), SeatSpec("user", username="carol")])
+    to_bob, to_carol = (Notification.objects.get(match=match, user=user, kind=Notification.Kind.INVITATION)
+                        for user in (bob, carol))
+    assert services.notification_send(notification_id=to_bob.pk) is True  # still open: it goes out
+
+    services.match_decline(match_id=match.pk, user=bob)
+
+    assert services.notification_send(notification_id=to_carol.pk) is False
+    to_carol.refresh_from_db()
+    assert to_carol.outcome == "skipped" and "no longer open" in to_carol.last_error
+    assert not [m for m in mail.outbox if m.to == ["carol@example.com"] and "invit" in m.subject.lower()]
