@@ -125,6 +125,9 @@ def test_password_reset_by_email(client, alice):
     form_url = client.get(reset_url)["Location"]
     response = client.post(form_url, {"password1": "a-new-long-passphrase", "password2": "a-new-long-passphrase"})
     assert response.status_code == 302
+    # Signed in at once: the page said only "Your password is now changed", with no way on.
+    assert client.get(reverse("dashboard")).status_code == 200
+    client.logout()
     assert client.login(username="alice", password="a-new-long-passphrase")
 
 
