@@ -194,6 +194,7 @@ def _match_context(request, match: Match, *, error: str = "") -> dict:
         # Its players are offered a rematch, or shown the one already offered (a declined one
         # is no obstacle: a new one may be offered).
         "rematch": rematch,
+        "rematch_asks": sum(seat.user_id not in (None, request.user.pk) for seat in seats),  # people to accept
         "rematch_invites_me": bool(rematch) and rematch.status == Status.OPEN
         and rematch.seats.filter(user=request.user, accepted=False).exists(),
         "view": view,

@@ -186,3 +186,17 @@ def test_accepting_a_withdrawn_rematch_after_a_new_one_was_offered_accepts_the_n
     assert response.status_code == 302 and response.url == reverse("match_detail", args=[offered.pk])
     offered.refresh_from_db()
     assert offered.status == Status.ACTIVE, "asking for the rematch is saying yes to the one on offer"
+
+
+def test_the_rematch_button_says_who_must_accept(client, alice, bob):
+    """Against the AI it said "any other people in it are invited to accept": there were none."""
+    against_ai = finished(start_match(alice, ai_level=2), alice)
+    against_bob = finished(start_match(alice, bob), bob)
+    client.force_login(alice)
+
+    alone = client.get(reverse("match_detail", args=[against_ai.pk])).content.decode()
+    assert "so that the other player starts; it starts at once." in alone and "invited" not in alone
+
+    together = client.get(reverse("match_detail", args=[against_bob.pk])).content.decode()
+    assert "so that the other player starts; they are invited to accept." in together
+
