@@ -145,6 +145,9 @@ def test_no_page_scrolls_sideways_on_a_phone(phone, live_server, db, monkeypatch
         # Mesopotamia's action buttons are as tall as a finger is wide (44 px).
         assert phone.evaluate("[...document.querySelectorAll('.meso-move')]"
                               ".filter(b => b.getBoundingClientRect().height < 44).length") == 0, path
+        # So are the replay's Start, Back, Next and End (19 px of text before), and each keeps its line.
+        assert phone.evaluate("[...document.querySelectorAll('.replay-controls > a, .replay-controls > .replay-end')]"
+                              ".filter(c => c.getBoundingClientRect().height < 44).length") == 0, path
         # A score table fits without scrolling, long name and all; so do the rules pages' tables.
         assert phone.evaluate("[...document.querySelectorAll('.jx-table, .mecca-scores, .rules .table-scroll')]"
                               ".filter(t => t.scrollWidth > t.clientWidth + 1).length") == 0, path
