@@ -553,6 +553,9 @@ def test_an_empty_deck_is_refilled_from_the_shuffled_discard_pile():
     state = play(state, "draw")
     assert len(state.players[0].cards) == 1 and len(state.deck) == 2 and state.discard == ()
     assert set(state.deck) | set(state.players[0].cards) == {1, 2, 3}
+    # Said in the order it happens (it read "draws a card; the discard pile is shuffled ...").
+    before = turn(arrange(start(), deck=(), discard=(1, 2, 3)), phase="action")
+    assert GAME.describe(before, 0, "draw").endswith("shuffles the discard pile into a new deck and draws a card.")
 
 
 # --- mana ---------------------------------------------------------------------------------------

@@ -672,18 +672,19 @@ def _grow(work: Work, args: list[str]) -> None:
 
 def _draw_card(work: Work, args: list[str]) -> None:
     deck = work.deck
+    drawn = f"{_who(work)} draws a card"
     if not deck:
         pile = list(work.discard)
         rng_for(work.seed, work.ply, "reshuffle").shuffle(pile)
         deck = tuple(pile)
         work.set(discard=())
-        work.events.append("the discard pile is shuffled into a new deck")
+        drawn = f"{_who(work)} shuffles the discard pile into a new deck and draws a card"  # in that order
     seat = work.turn.seat
     card = deck[0]
     work.set(deck=deck[1:])
     work.set_player(seat, cards=(*work.player(seat).cards, card))
     work.set_turn(action="draw", fresh=(*work.turn.fresh, card))
-    work.events.insert(0, f"{_who(work)} draws a card")
+    work.events.insert(0, drawn)
 
 
 def _end(work: Work, args: list[str]) -> None:
