@@ -44,7 +44,7 @@ from django.test.utils import (
     setup_test_environment,
     teardown_test_environment,
 )
-from django.urls import path, reverse
+from django.urls import include, path, reverse
 from django.utils import timezone
 
 from bench import mancala_ai
@@ -70,7 +70,8 @@ def bare_write(request, pk: int) -> HttpResponse:
     return HttpResponse("ok")
 
 
-urlpatterns = [path("bare/<int:pk>/", bare_write, name="bare_write")]
+# With the site's own addresses: its middleware names some of them (the sign-in page) on every htmx request.
+urlpatterns = [path("bare/<int:pk>/", bare_write, name="bare_write"), path("", include("config.urls"))]
 
 
 # --- set-up ---------------------------------------------------------------------------
