@@ -100,6 +100,8 @@ def throwaway_database() -> Iterator[str]:
 
 def keep_tasks_in_memory() -> None:
     celery_app.conf.broker_url = "memory://localhost/"
+    # The default (no REDIS_URL) names the filesystem transport itself, which would win over the URL.
+    celery_app.conf.broker_transport = None
     celery_app.conf.broker_transport_options = {}
 
 
