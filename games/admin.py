@@ -79,7 +79,8 @@ class SeatInline(ReadOnlyInline):
         return "—" if seat.bank_seconds is None else duration(seat.bank_seconds)
 
     def get_queryset(self, request):
-        return super().get_queryset(request).select_related("user", "former_user")  # not two queries a seat
+        # Each row names its player, former player, or AI (whose name is its game's): not queries a seat.
+        return super().get_queryset(request).select_related("user", "former_user", "match")
 
 
 NOTATION_HIDDEN = "shown when the match ends"

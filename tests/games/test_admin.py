@@ -529,17 +529,19 @@ def test_a_matchs_change_page_makes_as_many_queries_after_thirty_moves_as_after_
     assert counts[0] == counts[1]
 
 
-def test_a_matchs_change_page_makes_as_many_queries_for_five_players_as_for_two(staff_client, staff, alice, bob,
-                                                                                   carol):
-    """Each seat's player and former player were read one query each."""
-    dave, erin = make_user("dave"), make_user("erin")
-    pair = start_timed_match(alice, bob, clock=ClockSpec(), game="jeexa")
-    table = start_timed_match(alice, bob, carol, dave, erin, clock=ClockSpec(), game="jeexa")
-    for match in (pair, table):  # a player who left: their seat names them as its former player
-        services.seat_replace_by_ai(match_id=match.pk, seat_number=1, level=1, actor=staff, reason="Left")
-    staff_client.get(reverse("admin:games_match_change", args=[pair.pk]))  # fills caches the next requests reuse
+def test_a_matchs_change_page_makes_as_many_queries_for_six_seats_as_for_two(staff_client, alice, bob, carol):
+    """Each seat row named its player (and an AI seat its game) with a query of its own."""
+    others = [make_user(name) for name in ("dave", "erin")]
+    two = start_timed_match(alice, bob, game="mecca")
+    six = services.match_create(creator=alice, game_slug="mecca", options={}, clock=ClockSpec(), seats=[
+        SeatSpec("creator"), *(SeatSpec("user", username=user.username) for user in (bob, carol, *others)),
+        SeatSpec("ai", ai_level=1)])
+    for user in (bob, carol, *others):
+        services.match_accept(match_id=six.pk, user=user)
+    services.match_resign(match_id=six.pk, user=carol)  # the AI takes her seat: a former player to name too
     counts = []
-    for match in (pair, table):
+    for match in (two, six):
+        staff_client.get(reverse("admin:games_match_change", args=[match.pk]))  # the first fills caches
         with CaptureQueriesContext(connection) as queries:
             assert staff_client.get(reverse("admin:games_match_change", args=[match.pk])).status_code == 200
         counts.append(len(queries.captured_queries))
