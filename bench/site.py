@@ -58,7 +58,6 @@ MANCALA = get_game("mancala")
 HTMX = {"HTTP_HX_REQUEST": "true"}
 WARMUP = 5  # requests run before timing starts: the first ones load templates and fill caches
 LONG_GAME = 200
-AI_PAIRS = (("strong", "easy"), ("strong", "random"), ("easy", "random"))
 
 
 # --- the comparison view: one write by primary key, nothing else ------------------------
@@ -219,21 +218,9 @@ def report_query_counts(alice, bob) -> None:
 # --- (c) the AI -------------------------------------------------------------------------------
 
 
-def ai_row(variant: str, first: str, second: str, games: int) -> list[str]:
-    tally = mancala_ai.match(variant, first, second, games)
-    played = tally.wins + tally.draws + tally.losses
-    speed = [f"{1000 * tally.seconds[name] / tally.moves[name]:.1f}" if tally.moves.get(name) else "-"
-             for name in (first, second)]
-    return [variant, f"{first} vs {second}", str(played),
-            *(f"{count / played:.0%}" for count in (tally.wins, tally.draws, tally.losses)), *speed]
-
-
 def report_ai(games: int) -> None:
-    rows = [ai_row(variant, first, second, games)
-            for variant in MANCALA.options["variant"] for first, second in AI_PAIRS]
-    print(f"(c) Mancala AI (bench/mancala_ai.py), {games} games per pairing, seats alternating; "
-          "rates are the first-named player's.")
-    print(table(["variant", "pairing", "games", "win", "draw", "loss", "ms/move 1st", "ms/move 2nd"], rows))
+    print(f"(c) Mancala AI (bench/mancala_ai.py {games}):")
+    mancala_ai.main([str(games)])
 
 
 def main() -> None:

@@ -30,3 +30,8 @@ def test_the_bench_keeps_its_tasks_in_memory_without_redis(monkeypatch):
     site.keep_tasks_in_memory()
     with app.connection_for_write() as connection:
         assert connection.transport_cls == "memory"
+
+
+def test_the_ai_part_runs_through_the_mancala_benchmark(capsys):
+    site.report_ai(0)  # no games: only the wiring, not the AI's time
+    assert "Mancala, 2 players, 0 games per matchup" in capsys.readouterr().out
