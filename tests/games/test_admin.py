@@ -89,6 +89,34 @@ def test_it_filters_and_searches_matches(staff_client, matches, query, expected)
     assert listed(response) == pks(matches, *expected)
 
 
+def test_staff_find_a_match_by_its_number_or_by_part_of_a_players_name_or_email(staff_client, matches, carol):
+    left = start_timed_match(carol, make_user("dave", display_name="Davina"), make_user("erin"), game="jeexa")
+    services.match_resign(match_id=left.pk, user=carol)  # the AI took her seat: found by her name still
+
+    def found(words: str) -> set[int]:
+        response = staff_client.get(CHANGELIST, {"q": words})
+        assert response.status_code == 200
+        return listed(response)
+
+    everyone = pks(matches, "alice_bob", "carol_ai", "open", "aborted") | {left.pk}
+    assert found("ali") == pks(matches, "alice_bob")
+    assert found("carol@example") == pks(matches, "carol_ai", "open", "aborted") | {left.pk}
+    assert found("davina") == found("DAVE") == {left.pk}
+    assert found("carol example") == found("carol@example"), "every word names the same player"
+    assert found("bob carol") == set()
+    assert found(f"{left.pk}") == found(f"'{left.pk}'") == found(f"{left.pk} erin") == {left.pk}
+    assert found("") == everyone and found("nobody") == set()
+
+
+def test_searching_or_filtering_by_player_does_not_compare_whole_match_rows(staff_client, matches):
+    """A join of seats and players lists a match once per seat, and DISTINCT then compared
+    whole match rows, state included: 1.5 s for a search at 90,000 matches."""
+    for query in ({"q": "bob"}, {"turn": "human"}, {"turn": "ai"}):
+        with CaptureQueriesContext(connection) as queries:
+            assert staff_client.get(CHANGELIST, query).status_code == 200
+        assert not [q["sql"] for q in queries.captured_queries if 'DISTINCT "games_match"."id"' in q["sql"]]
+
+
 def test_the_game_filter_names_every_game_even_without_a_match(staff_client, matches):
     response = staff_client.get(CHANGELIST)
     choices = {choice["display"] for spec in response.context["cl"].filter_specs if spec.title == "game"
