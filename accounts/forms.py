@@ -6,7 +6,7 @@ import zoneinfo
 from functools import cache
 
 from allauth.account.adapter import get_adapter
-from allauth.account.forms import LoginForm
+from allauth.account.forms import LoginForm, SignupForm
 from confusable_homoglyphs import categories, confusables
 from django import forms
 from django.contrib.admin.forms import AdminAuthenticationForm
@@ -170,6 +170,25 @@ class StaffSignInForm(AdminAuthenticationForm):
                 raise self.get_invalid_login_error()
             self.confirm_login_allowed(self.user_cache)
         return self.cleaned_data
+
+
+class SignUpForm(SignupForm):
+    """allauth's sign-up, which also keeps the browser's time zone (site.js fills the hidden
+    field): every new player's deadlines and digest hour were in UTC until they found the
+    profile's setting."""
+
+    time_zone = forms.CharField(required=False, max_length=64, widget=forms.HiddenInput)
+
+    def clean_time_zone(self) -> str:
+        zone = self.cleaned_data["time_zone"]
+        return zone if zone in zoneinfo.available_timezones() else ""  # a browser's odd answer: UTC, as before
+
+    def save(self, request):
+        user = super().save(request)
+        if zone := self.cleaned_data.get("time_zone"):
+            user.time_zone = zone
+            user.save(update_fields=["time_zone"])
+        return user
 
 
 class SignInForm(LoginForm):

@@ -253,3 +253,10 @@ document.addEventListener("toggle", (event) => {
   const hidden = spot.getBoundingClientRect().bottom + 12 - chooser.getBoundingClientRect().top;
   if (hidden > 0) window.scrollBy({ top: hidden, behavior: "instant" });
 }, true);  // toggle does not bubble
+
+// Sign-up keeps the browser's time zone (a hidden field), so a new player's deadlines and
+// digest hour are in their own time from the start; the profile can change it.
+document.addEventListener("DOMContentLoaded", () => {
+  const zone = document.querySelector('input[type="hidden"][name="time_zone"]');
+  if (zone && !zone.value) zone.value = Intl.DateTimeFormat().resolvedOptions().timeZone || "";
+});

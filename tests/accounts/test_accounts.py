@@ -45,6 +45,16 @@ def test_sign_up_sends_a_confirmation_email_and_does_not_log_in_yet(client, db):
     assert "contact us" not in sent.lower(), "the site names no contact"
 
 
+@pytest.mark.parametrize(("sent", "kept"), [("Asia/Tokyo", "Asia/Tokyo"), ("Mars/Olympus_Mons", "UTC"), ("", "UTC")])
+def test_sign_up_keeps_the_browsers_time_zone(client, db, sent, kept):
+    """site.js fills the hidden field; every new player's times were in UTC before."""
+    client.post(reverse("account_signup"), {
+        "email": "dora@example.com", "username": "dora", "password1": PASSWORD, "password2": PASSWORD,
+        "time_zone": sent,
+    })
+    assert User.objects.get(username="dora").time_zone == kept
+
+
 def test_sign_up_refuses_a_username_that_is_another_players_display_name(client, db):
     make_user("dorothy", display_name="Dora")
     response = sign_up(client)

@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import pytest
 from allauth.account.models import EmailAddress
+from django.urls import reverse
 from playwright.sync_api import expect
 
+from accounts.models import User
+from tests.e2e.conftest import console_checked_page
 from tests.e2e.pages import log_in
 
 pytestmark = [pytest.mark.e2e]
@@ -32,3 +35,15 @@ def test_removing_an_email_address_asks_first(page, live_server, alice):
     page.get_by_role("button", name="Remove").click()
     expect(page.get_by_label("alice2@example.com")).to_have_count(0)
     assert not EmailAddress.objects.filter(email="alice2@example.com").exists()
+
+
+def test_a_new_player_starts_in_the_browsers_time_zone(browser, live_server, db):
+    with console_checked_page(browser, timezone_id="America/Sao_Paulo") as page:
+        page.goto(f"{live_server.url}/accounts/signup/")
+        page.get_by_label("Email").fill("dora@example.com")
+        page.get_by_label("Username").fill("dora")
+        page.locator("#id_password1").fill("a-long-enough-passphrase")
+        page.locator("#id_password2").fill("a-long-enough-passphrase")
+        page.get_by_role("button", name="Sign up").click()
+        expect(page).to_have_url(live_server.url + reverse("account_email_verification_sent"))
+    assert User.objects.get(username="dora").time_zone == "America/Sao_Paulo"
