@@ -26,12 +26,14 @@ def matches_of(user: User) -> list[Match]:
     live = list(matches.filter(status__in=[Status.ACTIVE, Status.OPEN]))
     done = list(finished_matches_of(user)[:LATEST_FINISHED])
     order = {Status.ACTIVE: 1, Status.OPEN: 2}
-    live.sort(key=lambda m: (
-        not m.my_turn, order[m.status],
-        m.my_deadline.timestamp() if m.my_deadline else FAR_FUTURE,
-        -(m.last_move_at or m.created_at).timestamp(),
-    ))
+    live.sort(key=lambda m: (not m.my_turn, order[m.status], *_urgency(m)))
     return live + done
+
+
+def _urgency(match: Match) -> tuple[float, float]:
+    """The least time left first; without a clock, the one that waits longest."""
+    return (match.my_deadline.timestamp() if match.my_deadline else FAR_FUTURE,
+            -(match.last_move_at or match.created_at).timestamp())
 
 
 def finished_matches_of(user: User) -> QuerySet[Match]:
@@ -56,8 +58,9 @@ def _of_player(user: User) -> QuerySet[Match]:
 
 
 def matches_to_act(user: User) -> list[Match]:
-    """Matches in play waiting for the player, the least time left first (for the digest)."""
-    return [match for match in matches_of(user) if match.my_turn and match.status == Status.ACTIVE]
+    """Matches in play waiting for the player, the least time left first (for the digest):
+    these alone (it read all the player's live and latest finished matches to pick them)."""
+    return sorted(_of_player(user).filter(status=Status.ACTIVE, my_turn=True), key=_urgency)
 
 
 def _open_seat() -> Exists:

@@ -14,12 +14,14 @@ from datetime import datetime, timedelta
 
 import pytest
 from django.core import mail
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils.html import strip_tags
 
 from accounts import unsubscribe
 from accounts.models import User
-from games import services, tasks, webhooks
+from games import selectors, services, tasks, webhooks
 from games.models import Match, Notification, Seat
 from games.services import SeatSpec
 from tests.conftest import make_user
@@ -759,3 +761,18 @@ def test_an_invitation_held_back_until_the_match_is_cancelled_is_not_sent(alice,
     to_carol.refresh_from_db()
     assert to_carol.outcome == "skipped" and "no longer open" in to_carol.last_error
     assert not [m for m in mail.outbox if m.to == ["carol@example.com"] and "invit" in m.subject.lower()]
+
+
+def test_the_digest_reads_only_the_matches_waiting_for_the_player(clock, alice, bob):
+    """Least time left first; it read every live and the 20 latest finished matches to pick them."""
+    later = start_timed_match(alice, bob, clock=services.ClockSpec(time_control="per_move", days_per_move=5))
+    sooner = start_timed_match(alice, bob)  # 2 days
+    start_timed_match(bob, alice)  # Bob's turn
+    over = start_timed_match(alice, bob)
+    services.match_resign(match_id=over.pk, user=alice)
+
+    with CaptureQueriesContext(connection) as queries:
+        waiting = selectors.matches_to_act(alice)
+        assert [match.pk for match in waiting] == [sooner.pk, later.pk]
+        assert [seat.user for seat in waiting[0].seats.all()] == [alice, bob]
+    assert len(queries.captured_queries) == 2  # the matches, their seats
