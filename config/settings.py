@@ -195,7 +195,7 @@ if REDIS_URL:
 else:
     # No server needed: messages are files under var/celery, shared by web, worker and beat,
     # each written whole before a worker can see it (config/broker.py).
-    CELERY_BROKER_URL = "filesystem://"
+    CELERY_BROKER_URL = "filesystem://localhost/"  # the host means nothing here; without one kombu warns at every start
     CELERY_BROKER_TRANSPORT = "config.broker:Transport"
     CELERY_BROKER_TRANSPORT_OPTIONS = {
         "data_folder_in": str(VAR_DIR / "celery" / "queue"),

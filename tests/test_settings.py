@@ -44,3 +44,15 @@ def test_a_deployment_over_https_settles_djangos_https_warnings(tmp_path):
     after = run(["manage.py", "check", "--deploy"], tmp_path, **PRODUCTION, **asked)
     assert "security.W004" not in after.stderr and "security.W008" not in after.stderr
     assert after.returncode == 0, after.stderr
+
+
+def test_the_default_broker_starts_without_a_warning(tmp_path):
+    """kombu said "No hostname was supplied. Reverting to default 'localhost'" three times at
+    every start of the site (web, worker, beat), which reads like a problem to a newcomer."""
+    env = {key: value for key, value in os.environ.items() if key != "REDIS_URL"}
+    code = ("import django; django.setup(); from config.celery import app; "
+            "connection = app.connection_for_write(); connection._info(); print(connection.transport_cls)")
+    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True,
+                          env={**env, "DJANGO_SETTINGS_MODULE": "config.settings", "VAR_DIR": str(tmp_path)})
+    assert done.stdout.strip() == "config.broker:Transport", done.stderr
+    assert "No hostname was supplied" not in done.stderr
