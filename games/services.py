@@ -221,6 +221,15 @@ def _notify(user: User, match: Match, kind: str, template: str, context: dict, *
             due_at: datetime | None = None) -> None:
     """Write the message to the outbox, one row per channel the player chose. Rows due now
     are handed to a task after the commit; the relay sweep sends whatever is left."""
+    for notification in _outbox_rows(user, match, kind, template, context, due_at=due_at):
+        notification.save(force_insert=True)
+        if due_at is None:
+            transaction.on_commit(partial(tasks.enqueue_notification, notification.pk), robust=True)
+
+
+def _outbox_rows(user: User, match: Match, kind: str, template: str, context: dict, *,
+                 due_at: datetime | None = None) -> list[Notification]:
+    """The rows ``_notify`` writes, not saved yet: rows due later can be written many at once."""
     now = timezone.now()
     channels = []
     if kind == Notification.Kind.YOUR_TURN and user.turn_notice == TurnNotice.DIGEST:
@@ -235,18 +244,17 @@ def _notify(user: User, match: Match, kind: str, template: str, context: dict, *
                       .values_list("channel", flat=True))
         channels = [channel for channel in channels if channel not in pending]
     if not channels:
-        return
+        return []
     context = {"user": user, "match": match, "url": _match_url(match), **context}
     with timezone.override(_zone(user)):
         subject = render_to_string(f"emails/{template}_subject.txt", context, using="text").strip()
         body = render_to_string(f"emails/{template}.txt", context, using="text")
-    for channel in channels:
-        text = body if channel == Notification.Channel.EMAIL else f"{subject}\n{context['url']}"
-        notification = Notification.objects.create(
-            user=user, match=match, kind=kind, channel=channel, subject=subject, body=text, due_at=due_at or now
-        )
-        if due_at is None:
-            transaction.on_commit(partial(tasks.enqueue_notification, notification.pk), robust=True)
+    return [
+        Notification(user=user, match=match, kind=kind, channel=channel, subject=subject,
+                     body=body if channel == Notification.Channel.EMAIL else f"{subject}\n{context['url']}",
+                     due_at=due_at or now)
+        for channel in channels
+    ]
 
 
 def _in_words(names: list[str]) -> str:
@@ -311,8 +319,8 @@ def notification_settings_changed(*, user_id: int) -> None:
     unclaimed.filter(kind=Notification.Kind.REMINDER, due_at__gt=now, attempts=0).delete()
     running = Seat.objects.filter(user=user, to_act=True, deadline__isnull=False, clock_started_at__isnull=False,
                                   match__status=Status.ACTIVE).select_related("match", "user")
-    for seat in running:
-        _schedule_reminders(seat.match, seat, seat.clock_started_at, now=now)
+    Notification.objects.bulk_create(
+        [row for seat in running for row in _reminder_rows(seat.match, seat, seat.clock_started_at, now=now)])
 
 
 def _digest_schedule(user: User, now: datetime) -> None:
@@ -380,14 +388,20 @@ def _clock_stop(match: Match, seat: Seat, now: datetime, *, turn_done: bool) -> 
     return True
 
 
-def _schedule_reminders(match: Match, seat: Seat, since: datetime, *, now: datetime | None = None) -> None:
-    """Reminder rows due when the given share of the time from ``since`` to the deadline is
-    used; none already due at ``now`` (when given)."""
+def _schedule_reminders(match: Match, seat: Seat, since: datetime) -> None:
+    Notification.objects.bulk_create(_reminder_rows(match, seat, since))
+
+
+def _reminder_rows(match: Match, seat: Seat, since: datetime, *, now: datetime | None = None) -> list[Notification]:
+    """Reminder rows (not saved) due when the given share of the time from ``since`` to the
+    deadline is used; none already due at ``now`` (when given)."""
+    rows = []
     for percent in seat.user.reminder_percents:
         due = since + (seat.deadline - since) * percent / 100
         if now is None or due > now:
-            _notify(seat.user, match, Notification.Kind.REMINDER, "reminder", {"deadline": seat.deadline},
-                    due_at=due)
+            rows += _outbox_rows(seat.user, match, Notification.Kind.REMINDER, "reminder",
+                                 {"deadline": seat.deadline}, due_at=due)
+    return rows
 
 
 def _update_clocks(match: Match, seats: list[Seat], *, before: set[int], after: set[int]) -> None:

@@ -776,3 +776,23 @@ def test_the_digest_reads_only_the_matches_waiting_for_the_player(clock, alice, 
         assert [match.pk for match in waiting] == [sooner.pk, later.pk]
         assert [seat.user for seat in waiting[0].seats.all()] == [alice, bob]
     assert len(queries.captured_queries) == 2  # the matches, their seats
+
+
+@pytest.mark.parametrize("webhook", ["", "https://example.com/hook"])
+def test_rewriting_the_reminders_costs_the_same_queries_for_two_matches_as_for_eight(clock, alice, bob, webhook):
+    """Saving the profile (and unsubscribing) rewrote the reminders one row, one query, at a time."""
+    User.objects.filter(pk=alice.pk).update(webhook_url=webhook)
+
+    def queries_to_rewrite() -> int:
+        with CaptureQueriesContext(connection) as queries:
+            services.notification_settings_changed(user_id=alice.pk)
+        return len(queries.captured_queries)
+
+    for _ in range(2):
+        start_timed_match(alice, bob)  # Alice to act: two reminders a turn
+    two = queries_to_rewrite()
+    for _ in range(6):
+        start_timed_match(alice, bob)
+    assert queries_to_rewrite() == two
+    channels = 2 if webhook else 1
+    assert Notification.objects.filter(user=alice, kind=Notification.Kind.REMINDER).count() == 8 * 2 * channels
