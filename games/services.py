@@ -166,12 +166,17 @@ class SeatSpec:
 # --- helpers -----------------------------------------------------------------------
 
 
-def _lock_match(match_id: int) -> Match:
-    """The match row, locked until the transaction ends: the one serialisation point of moves."""
+def _limit_waits() -> None:
+    """A lock held too long, or a statement that hangs, fails the transaction rather than the request hanging."""
     if connection.vendor == "postgresql":
         with connection.cursor() as cursor:
             cursor.execute(f"SET LOCAL lock_timeout = '{LOCK_TIMEOUT}'")
             cursor.execute(f"SET LOCAL statement_timeout = '{STATEMENT_TIMEOUT}'")
+
+
+def _lock_match(match_id: int) -> Match:
+    """The match row, locked until the transaction ends: the one serialisation point of moves."""
+    _limit_waits()
     return Match.objects.select_for_update().get(pk=match_id)
 
 
@@ -1186,10 +1191,22 @@ def seat_deadline_extend(*, match_id: int, seat_number: int, hours: int, actor: 
     return seat
 
 
-def _active_match_ids(user: User) -> list[int]:
+def _seats_in_active_matches(user: User) -> list[Seat]:
+    """The player's seats in their active matches, each match locked (in one query, whatever
+    their number), and each seat read again under its lock: a move may just have started a turn."""
+    match_ids = list(Seat.objects.filter(user=user, match__status=Status.ACTIVE).values_list("match_id", flat=True))
+    if not match_ids:
+        return []
+    _limit_waits()
     # Ascending ids: every service that locks several matches takes them in one order.
-    return list(Seat.objects.filter(user=user, match__status=Status.ACTIVE)
-                .order_by("match_id").values_list("match_id", flat=True))
+    matches = {match.pk: match
+               for match in Match.objects.select_for_update().filter(pk__in=match_ids).order_by("pk")}
+    seats = list(Seat.objects.filter(match_id__in=match_ids, user=user).order_by("match_id"))
+    for seat in seats:
+        seat.match, seat.user = matches[seat.match_id], user
+    # "on vacation until …" shows on every page of the match (the rows are locked: see _touch).
+    Match.objects.filter(pk__in=match_ids).update(revision=F("revision") + 1)
+    return seats
 
 
 @transaction.atomic
@@ -1210,14 +1227,15 @@ def vacation_start(*, user_id: int, days: int) -> User:
     user.vacation_started_at, user.vacation_until = now, now + timedelta(days=days)
     user.vacation_days_used += days
     user.save(update_fields=["vacation_started_at", "vacation_until", "vacation_year", "vacation_days_used"])
-    for match_id in _active_match_ids(user):
-        match = _lock_match(match_id)  # re-read the seat under the lock: a move may just have started a turn
-        seat = Seat.objects.get(match=match, user=user)
+    stopped = []
+    for seat in _seats_in_active_matches(user):
         if seat.deadline is not None and seat.deadline > now:  # a turn already late stays for the timeout sweep
             seat.paused_seconds, seat.deadline = _time_left(seat, now), None
-            seat.save(update_fields=["deadline", "paused_seconds"])
-            _cancel_reminders(match, [user.pk])
-        _touch(match)  # "on vacation until …" shows on every page of the match
+            stopped.append(seat)
+    if stopped:
+        Seat.objects.bulk_update(stopped, ["deadline", "paused_seconds"])
+        Notification.objects.filter(match_id__in=[seat.match_id for seat in stopped], user=user,
+                                    kind=Notification.Kind.REMINDER, sent_at__isnull=True).delete()
     return user
 
 
@@ -1234,16 +1252,15 @@ def vacation_end(*, user_id: int) -> User:
         user.vacation_days_used = max(0, user.vacation_days_used - unused)
     user.vacation_started_at = user.vacation_until = None
     user.save(update_fields=["vacation_started_at", "vacation_until", "vacation_days_used"])
-    for match_id in _active_match_ids(user):
-        match = _lock_match(match_id)
-        seat = Seat.objects.get(match=match, user=user)
-        seat.user = user
+    restarted = []
+    for seat in _seats_in_active_matches(user):
         if seat.paused_seconds is not None and seat.to_act:
             seat.deadline, seat.paused_seconds = now + timedelta(seconds=seat.paused_seconds), None
             seat.clock_started_at = now
-            seat.save(update_fields=["deadline", "clock_started_at", "paused_seconds"])
-            _schedule_reminders(match, seat, now)
-        _touch(match)
+            restarted.append(seat)
+    if restarted:
+        Seat.objects.bulk_update(restarted, ["deadline", "clock_started_at", "paused_seconds"])
+        Notification.objects.bulk_create([row for seat in restarted for row in _reminder_rows(seat.match, seat, now)])
     return user
 
 

@@ -8,6 +8,8 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from games import services, tasks
@@ -321,3 +323,25 @@ def test_a_vacation_speaks_of_no_clock_in_a_match_without_a_time_limit(alice, bo
     page = client.get(reverse("match_detail", args=[match.pk])).content.decode()
     note = page.split("On vacation until")[1].split("</small>")[0]
     assert "clock" not in note
+
+
+def test_a_vacation_costs_the_same_queries_for_two_matches_as_for_eight(clock, alice, bob):
+    """Starting or ending a vacation took about six queries per match, in one transaction
+    that held the matches locked."""
+    def queries_to(service, **kwargs) -> int:
+        with CaptureQueriesContext(connection) as queries:
+            service(user_id=alice.pk, **kwargs)
+        return len(queries.captured_queries)
+
+    def queries_for_a_vacation() -> tuple[int, int]:
+        start = queries_to(services.vacation_start, days=1)
+        clock.advance(hours=1)
+        return start, queries_to(services.vacation_end)
+
+    matches = [start_timed_match(alice, bob) for _ in range(2)]  # Alice to act: her clocks stop and run on
+    two = queries_for_a_vacation()
+    matches += [start_timed_match(alice, bob) for _ in range(6)]
+    assert queries_for_a_vacation() == two
+    assert all(seat(match, 0).deadline is not None and seat(match, 0).paused_seconds is None for match in matches)
+    assert Notification.objects.filter(user=alice, kind=Notification.Kind.REMINDER, sent_at__isnull=True).count() \
+        == 8 * 2, "every running clock has its two reminders again"
