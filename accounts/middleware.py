@@ -1,5 +1,5 @@
 import zoneinfo
-from urllib.parse import urlencode
+from urllib.parse import parse_qs, urlencode, urlsplit
 
 from django.conf import settings
 from django.contrib import messages
@@ -45,7 +45,9 @@ class HtmxSignInMiddleware:
         login_url = resolve_url(settings.LOGIN_URL)
         if response.status_code != 302 or not response["Location"].startswith(login_url):
             return response
-        if request.method == "POST":
+        # Sent back for want of a session (``login_required`` names the page to return to), not
+        # sent on after something done (allauth's confirmation of an address from another browser).
+        if request.method == "POST" and REDIRECT_FIELD_NAME in parse_qs(urlsplit(response["Location"]).query):
             messages.warning(request, SIGNED_OUT_NOTHING_SENT)
         if request.htmx:
             back = request.htmx.current_url_abs_path or resolve_url("home")

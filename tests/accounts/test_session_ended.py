@@ -5,13 +5,16 @@ sign-in form or Django's CSRF page into the board, and never play a move."""
 from __future__ import annotations
 
 import pytest
+from django.core import mail
 from django.test import Client
 from django.urls import reverse
 from pytest_django.asserts import assertContains, assertNotContains
 
 from accounts.middleware import SIGNED_OUT_NOTHING_SENT
+from accounts.models import User
 from accounts.views import OUT_OF_DATE
 from games.models import Match
+from tests.accounts.test_accounts import link_in, sign_up
 
 pytestmark = pytest.mark.django_db
 
@@ -119,3 +122,14 @@ def test_a_post_only_address_opened_by_get_goes_to_the_match_page(client, alice,
     assert response.status_code == 302 and response["Location"] == reverse("match_detail", args=[match.pk])
     match.refresh_from_db()
     assert match.status == "active" and match.version == 0
+
+
+def test_confirming_an_address_in_another_browser_is_not_called_unsent(db):
+    """allauth sends an anonymous confirmation on to the sign-in page: the address is
+    confirmed, and the page must not say that nothing was sent."""
+    sign_up(Client())
+    elsewhere = Client()  # the link opened on the phone, where nobody signed up
+    response = elsewhere.post(link_in(mail.outbox[0]), follow=True)
+
+    assert User.objects.get(username="dora").emailaddress_set.get().verified
+    assertNotContains(response, SIGNED_OUT_NOTHING_SENT)
