@@ -28,6 +28,7 @@ from games.models import (
     MoveRecord,
     Notification,
     Seat,
+    names_in_words,
     scores_by_name,
     seat_names,
 )
@@ -302,8 +303,7 @@ class MatchAdmin(SecretsNotFiltered, admin.ModelAdmin):
         names = seat_names(list(match.seats.all()))
         winners = [names[number] for number in match.result["winners"]]
         tie_break = " on the tie-break" if match.won_on_tie_break else ""
-        named = f"{', '.join(winners[:-1])} and {winners[-1]}" if len(winners) > 1 else winners[0]
-        text = f"{named} {'wins' if len(winners) == 1 else 'share the win'}{tie_break}."
+        text = f"{names_in_words(winners)} {'wins' if len(winners) == 1 else 'share the win'}{tie_break}."
         if match.result["scores"]:
             text += f" Score: {scores_by_name(names, match.result['scores'])}."
         if match.result["reason"] != "played out":

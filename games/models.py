@@ -240,6 +240,11 @@ def _told_apart(names: dict[int, str]) -> dict[int, str]:
             for number, name in names.items()}
 
 
+def names_in_words(names: list[str]) -> str:
+    """"A", "A and B", "A, B and C", as the match page lists names."""
+    return f"{', '.join(names[:-1])} and {names[-1]}" if len(names) > 1 else "".join(names)
+
+
 def scores_by_name(names: dict[int, str], scores: list[int]) -> str:
     """A result's scores with whose they are: "Alice 24, AI (Easy) 23"."""
     return ", ".join(f"{names[number]} {points}" for number, points in enumerate(scores))

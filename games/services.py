@@ -44,6 +44,7 @@ from games.models import (
     Seat,
     Status,
     TimeControl,
+    names_in_words,
     scores_by_name,
     seat_names,
     with_player_names,
@@ -262,18 +263,13 @@ def _outbox_rows(user: User, match: Match, kind: str, template: str, context: di
     ]
 
 
-def _in_words(names: list[str]) -> str:
-    """"A", "A and B", "A, B and C", as the match page lists names."""
-    return f"{', '.join(names[:-1])} and {names[-1]}" if len(names) > 1 else "".join(names)
-
-
 def _result_words(match: Match, seats: list[Seat], reader: Seat) -> dict[str, str]:
     """What a match-over email tells the player on ``reader`` of the result, by the names
     the match page shows: in a word for the subject (``verdict``), in a sentence that says
     who won and why (``outcome``), and the score."""
     names = seat_names(seats)
     winners, reason = match.result["winners"], match.result["reason"]
-    won_by = _in_words([names[number] for number in winners])
+    won_by = names_in_words([names[number] for number in winners])
     tie_break = " on the tie-break" if match.won_on_tie_break else ""
     if len(winners) == len(seats):
         verdict, outcome = "a draw", f"It is a draw: {won_by} share the win"
@@ -283,7 +279,7 @@ def _result_words(match: Match, seats: list[Seat], reader: Seat) -> dict[str, st
     elif len(winners) == 1:
         verdict, outcome = "you won", f"You won{tie_break}"
     else:
-        others = _in_words([names[number] for number in winners if number != reader.number])
+        others = names_in_words([names[number] for number in winners if number != reader.number])
         verdict, outcome = "you share the win", f"You share the win with {others}"
     if reason != "played out":
         outcome += f" ({reason})"
