@@ -27,13 +27,18 @@ def focused(page: Page) -> dict:
     }""")
 
 
-def test_after_my_move_focus_is_on_the_status_and_it_is_announced(page, live_server, alice, bob):
+def alice_sows_tile_1_by_keyboard(page: Page, url: str, alice, bob):
+    """A Mancala match of Alice against Bob, her first move made with Enter; the match."""
     match = start_match(alice, bob)
-    log_in(page, live_server.url, "alice")
-    page.goto(f"{live_server.url}/matches/{match.pk}/")
-
+    log_in(page, url, "alice")
+    page.goto(f"{url}/matches/{match.pk}/")
     page.locator("#board button[name=move]").first.focus()
     page.keyboard.press("Enter")
+    return match
+
+
+def test_after_my_move_focus_is_on_the_status_and_it_is_announced(page, live_server, alice, bob):
+    alice_sows_tile_1_by_keyboard(page, live_server.url, alice, bob)
 
     expect(page.locator("#log li")).to_have_count(1)
     expect(page.locator("#announcer")).to_contain_text("Waiting for Bob")
@@ -44,12 +49,7 @@ def test_after_my_move_focus_is_on_the_status_and_it_is_announced(page, live_ser
 
 def test_a_screen_reader_hears_each_move_then_the_status(page, live_server, alice, bob):
     """The status alone said "Your turn" once the opponent had moved, not what the move was."""
-    match = start_match(alice, bob)
-    log_in(page, live_server.url, "alice")
-    page.goto(f"{live_server.url}/matches/{match.pk}/")
-
-    page.locator("#board button[name=move]").first.focus()
-    page.keyboard.press("Enter")
+    match = alice_sows_tile_1_by_keyboard(page, live_server.url, alice, bob)
     expect(page.locator("#announcer")).to_have_text(re.compile(r"^Alice sows tile 1\b.*\. Waiting for Bob\.$"))
 
     services.move_submit(match_id=match.pk, user=bob, move="2", expected_version=1)
