@@ -6,6 +6,7 @@ from django import forms
 
 from accounts.forms import FocusFirstRefused, one_space
 from accounts.models import User
+from games import services
 from games.engine.base import Game
 from games.models import DAYS_PER_MOVE_CHOICES, OnTimeout, TimeControl
 from games.services import ClockSpec, SeatSpec
@@ -45,6 +46,9 @@ def _invitee_username(name: str) -> str:
 
 
 BANK_FIELDS = ("bank_initial_days", "bank_increment_days", "bank_cap_days")
+CLOCK_FIELDS = ("time_control", "days_per_move", *BANK_FIELDS, "on_timeout")
+# Where a clock the service refuses is named: a time bank's cap below its start, beside the cap.
+CLOCK_REFUSED_AT = {TimeControl.PER_MOVE: "days_per_move", TimeControl.BANK: "bank_cap_days"}
 # The clock's fields each time control leaves out (the page hides them).
 CLOCK_FIELDS_UNUSED = {
     TimeControl.NONE: ("days_per_move", *BANK_FIELDS, "on_timeout"),
@@ -77,9 +81,10 @@ class MatchCreateForm(FocusFirstRefused, forms.Form):
     # (No length limit here: a hidden field's refusal would show nowhere. The view reads at most FORM_TOKEN_LENGTH.)
     form_token = forms.CharField(widget=forms.HiddenInput, required=False)
 
-    def __init__(self, game: Game, *args, **kwargs):
+    def __init__(self, game: Game, *args, creator: User, **kwargs):
         super().__init__(*args, **kwargs)
         self.game = game
+        self.creator = creator
         unused = CLOCK_FIELDS_UNUSED.get(self.data.get("time_control") or TimeControl.NONE, ()) if self.is_bound else ()
         if unused:  # hidden on the page: a value left there (a 0 typed before switching) must not refuse the form
             self.data = self.data.copy()
@@ -115,22 +120,30 @@ class MatchCreateForm(FocusFirstRefused, forms.Form):
         return [self[f"option_{name}"] for name in self.game.options]
 
     def clean(self):
+        """Every problem at once, each beside its field: the service's refusals of an invitation
+        or a clock are asked for here too (it refuses only the first, and only once the rest
+        of the form is right)."""
         data = super().clean()
         specs: list[SeatSpec] = []
+        invited: set[int] = set()
         for number in range(1, self.game.max_players):
             choice = data.get(f"seat_{number}") or ""
             if choice == "open":
                 specs.append(SeatSpec("open"))
             elif choice == "invite":
                 name = (data.get(f"invite_{number}") or "").strip()
+                username = _invitee_username(name)
+                specs.append(SeatSpec("user", username=username))
                 if not name:
                     self.add_error(f"invite_{number}", INVITE_NEEDS_NAME)
-                specs.append(SeatSpec("user", username=_invitee_username(name)))
+                else:
+                    self._check(f"invite_{number}", services.invitee, name=username, creator=self.creator,
+                                invited=invited)
             elif choice.startswith("ai:"):
                 specs.append(SeatSpec("ai", ai_level=int(choice[3:])))
         seat_refused = any(f"seat_{number}" in self.errors for number in range(1, self.game.max_players))
         if not specs and not seat_refused:  # a refused choice says why already
-            raise forms.ValidationError(NO_ONE_ELSE)
+            self.add_error(None, NO_ONE_ELSE)
         data["seat_specs"] = specs
         data["options"] = {name: data.get(f"option_{name}") for name in self.game.options}
         data["clock"] = ClockSpec(
@@ -141,4 +154,14 @@ class MatchCreateForm(FocusFirstRefused, forms.Form):
             bank_cap_days=_or(data.get("bank_cap_days"), 14),
             on_timeout=data.get("on_timeout") or OnTimeout.LOSE,
         )
+        if not any(name in self.errors for name in CLOCK_FIELDS):  # a refused field says why already
+            self._check(CLOCK_REFUSED_AT.get(data["clock"].time_control, "time_control"), services.clock_fields,
+                        data["clock"], players=len(specs) + 1)
         return data
+
+    def _check(self, field: str, service_check, *args, **kwargs) -> None:
+        """The service's refusal, if any, as an error of ``field``."""
+        try:
+            service_check(*args, **kwargs)
+        except services.ServiceError as error:
+            self.add_error(field, error.message)

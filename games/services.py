@@ -514,10 +514,10 @@ def match_create(
     match = Match.objects.create(
         game=game.slug, options=options, state=game.dump(state), seed=seed, created_by=creator,
         rematch_of=rematch_of, open_to_all=any(spec.kind == "open" for spec in seats),
-        **_clock_fields(clock or ClockSpec(), players=len(seats)),
+        **clock_fields(clock or ClockSpec(), players=len(seats)),
     )
     MatchEvent.objects.create(match=match, to_status=Status.OPEN, reason="Match created.", actor=creator)
-    invited: set[str] = set()
+    invited: set[int] = set()
     rows = []
     for number, spec in enumerate(seats):
         seat = Seat(match=match, number=number)
@@ -528,20 +528,7 @@ def match_create(
                 raise ServiceError(UNKNOWN_AI_LEVEL.format(game=game.name, level=spec.ai_level))
             seat.ai_level = spec.ai_level
         elif spec.kind == "user":
-            name = spec.username.strip()
-            user = User.objects.filter(username__iexact=name, is_active=True).first()
-            if user is None:
-                raise ServiceError(UNKNOWN_PLAYER.format(name=name))
-            if user.pk == creator.pk:
-                raise ServiceError(INVITED_SELF)
-            # Anyone may sign up with someone else's address: until it is confirmed, an
-            # invitation would email a stranger, and the match would wait for a player who cannot sign in.
-            if not EmailAddress.objects.filter(user=user, verified=True).exists():
-                raise ServiceError(UNCONFIRMED_PLAYER.format(name=name))
-            if user.username in invited:
-                raise ServiceError(INVITED_TWICE.format(name=user.username))
-            invited.add(user.username)
-            seat.user, seat.accepted = user, False
+            seat.user, seat.accepted = invitee(name=spec.username, creator=creator, invited=invited), False
         rows.append(seat)
     if sum(spec.kind == "creator" for spec in seats) != 1:
         raise ServiceError("The creator takes exactly one seat.")
@@ -555,7 +542,28 @@ def match_create(
     return match
 
 
-def _clock_fields(clock: ClockSpec, *, players: int) -> dict:
+def invitee(*, name: str, creator: User, invited: set[int]) -> User:
+    """The player called ``name`` (a username, any case) whom ``creator`` may invite, added to
+    ``invited`` (the ids of the players invited to the match's other seats); ``ServiceError``
+    saying why not. The new-match form asks it for every seat, to name every problem at once."""
+    name = name.strip()
+    user = User.objects.filter(username__iexact=name, is_active=True).first()
+    if user is None:
+        raise ServiceError(UNKNOWN_PLAYER.format(name=name))
+    if user.pk == creator.pk:
+        raise ServiceError(INVITED_SELF)
+    # Anyone may sign up with someone else's address: until it is confirmed, an
+    # invitation would email a stranger, and the match would wait for a player who cannot sign in.
+    if not EmailAddress.objects.filter(user=user, verified=True).exists():
+        raise ServiceError(UNCONFIRMED_PLAYER.format(name=name))
+    if user.pk in invited:
+        raise ServiceError(INVITED_TWICE.format(name=user.username))
+    invited.add(user.pk)
+    return user
+
+
+def clock_fields(clock: ClockSpec, *, players: int) -> dict:
+    """A match's clock columns for ``clock``; ``ServiceError`` for a clock the site does not offer."""
     # With more than two players a late player cannot simply lose: the AI takes the seat.
     on_timeout = OnTimeout.AI if players > 2 else clock.on_timeout
     if on_timeout not in OnTimeout.values:

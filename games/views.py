@@ -83,7 +83,7 @@ def match_new(request, slug: str):
         game = get_game(slug)
     except KeyError:
         return _not_found(request, UNKNOWN_GAME)
-    form = MatchCreateForm(game, request.POST or None)
+    form = MatchCreateForm(game, request.POST or None, creator=request.user)
     if request.method == "POST":
         made = request.session.get(FORMS_SENT, {})
         # The same form with other choices (Back, change, Create) is meant as another match.
