@@ -107,8 +107,6 @@ VACATION_TOO_LONG = "You have {left} vacation day{s} left this year."
 
 # A player seen on the match page this recently gets no "your turn" message about it.
 PRESENCE_SECONDS = 90
-# The match page records its viewer at most this often (one conditional UPDATE).
-PRESENCE_WRITE_SECONDS = 30
 MAX_SEND_ATTEMPTS = tasks.MAX_SEND_ATTEMPTS
 
 # Seconds a sender may hold a notification before another sender may try it again.
@@ -1271,6 +1269,4 @@ def vacation_end(*, user_id: int) -> User:
 def seat_seen(*, match_id: int, user: User) -> None:
     """Record that the player has the match open; at most one row write per PRESENCE_WRITE_SECONDS."""
     now = timezone.now()
-    Seat.objects.filter(match_id=match_id, user=user).filter(
-        Q(last_seen_at__isnull=True) | Q(last_seen_at__lt=now - timedelta(seconds=PRESENCE_WRITE_SECONDS))
-    ).update(last_seen_at=now)
+    Seat.objects.filter(selectors.presence_due(now), match_id=match_id, user=user).update(last_seen_at=now)

@@ -256,14 +256,15 @@ def match_detail(request, pk: int):
 @_match_page
 def match_poll(request, pk: int):
     """Nothing (204) while the match is unchanged; the fresh fragment once it moved."""
-    token = selectors.match_poll_token(pk, request.user)
-    if token is None:
+    poll = selectors.match_poll(pk, request.user)
+    if poll is None:
         was_open = f"-{Status.OPEN}-" in request.GET.get("token", "")
         if was_open and Match.objects.filter(pk=pk, open_to_all=True).exists():
             return _not_found(request, STARTED_WITHOUT_YOU, status=200)  # a watcher of an open challenge
         raise MatchHidden(NOT_FOUND)
-    services.seat_seen(match_id=pk, user=request.user)
-    if token == request.GET.get("token"):
+    if poll.presence_due:
+        services.seat_seen(match_id=pk, user=request.user)
+    if poll.token == request.GET.get("token"):
         return HttpResponse(status=204)
     return _render_match(request, _viewer_match(request, pk))
 
