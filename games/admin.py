@@ -8,6 +8,7 @@ import re
 
 from django import forms
 from django.contrib import admin, messages
+from django.contrib.admin import ActionLocation
 from django.contrib.auth import get_permission_codename
 from django.db.models import Exists, OuterRef, Prefetch, Q
 from django.shortcuts import render
@@ -28,6 +29,7 @@ from games.models import (
     MoveRecord,
     Notification,
     Seat,
+    Status,
     names_in_words,
     scores_by_name,
     seat_names,
@@ -146,14 +148,29 @@ class MatchEventInline(ReadOnlyInline):
         return super().get_queryset(request).select_related("actor")
 
 
+RESEND_FORM = "resend-notification"  # the match page's form that each row's "Send again" button posts
+
+
 class NotificationInline(ReadOnlyInline):
     model = Notification
     latest = 50
     verbose_name_plural = "latest notifications"
     fields = ("created_at", "user", "kind", "channel", "subject", "due_at", "sent_at", "outcome", "attempts",
               "last_error")
-    readonly_fields = fields
+    readonly_fields = (*fields, "send_again")
     part_of_the_match = False  # the outbox, with its own list and permission
+
+    def get_fields(self, request, obj=None):
+        may_resend = self.admin_site.get_model_admin(Notification).has_resend_permission(request)
+        return (*self.fields, "send_again") if may_resend else self.fields
+
+    @admin.display(description="send again")
+    def send_again(self, notification: Notification) -> str:
+        # A row still waiting for its time has nothing to send again yet (the service would say so).
+        if notification.sent_at is None:
+            return "-"
+        return format_html('<button type="submit" form="{}" name="notification" value="{}" class="button">'
+                           "Send again</button>", RESEND_FORM, notification.pk)
 
     def get_queryset(self, request):
         return super().get_queryset(request).select_related("user")
@@ -212,6 +229,7 @@ class GameFilter(admin.SimpleListFilter):
         return queryset.filter(game=self.value()) if self.value() else queryset
 
 
+BOTH_PAGES = [ActionLocation.CHANGE_LIST, ActionLocation.CHANGE_FORM]  # the list of matches and a match's own page
 PLAYER_FIELDS = ("username", "email", "display_name")  # a player is searched for by these
 MATCH_NUMBER = re.compile(r"[0-9]{1,18}")
 MATCH_NAME = re.compile(r"(?:^|\s)#(\d{1,18})\b")  # "Mesopotamia #205", as emails, subjects and messages name a match
@@ -234,7 +252,7 @@ class MatchAdmin(SecretsNotFiltered, admin.ModelAdmin):
                        "bank_initial_days", "bank_increment_days", "bank_cap_days", "on_timeout", "position",
                        "whole_log")
     inlines = [SeatInline, MoveRecordInline, MatchEventInline, NotificationInline]
-    actions = ["abort_matches", "replace_seat_by_ai", "extend_deadline"]
+    actions = ["abort_matches", "replace_seat_by_ai", "extend_deadline", "resend_notification"]
 
     def get_queryset(self, request):
         return super().get_queryset(request).prefetch_related(
@@ -272,6 +290,37 @@ class MatchAdmin(SecretsNotFiltered, admin.ModelAdmin):
         # Every field is read-only (staff act through the actions): Save buttons would save nothing.
         hidden = {"show_save": False, "show_save_and_continue": False, "show_save_and_add_another": False}
         return super().change_view(request, object_id, form_url, {**(extra_context or {}), **hidden})
+
+    def render_change_form(self, request, context, add=False, change=False, form_url="", obj=None):
+        # Each action the match allows is a button of its own (match_tools); Django's drop-down of
+        # every action would offer to abort a finished match, or to resend no notification at all.
+        allowed = self.get_actions(request, action_location=ActionLocation.CHANGE_FORM)
+        context.update(action_form=None, action_field=self._action_field_on_its_page(),
+                       match_tools=self.match_tools(obj, allowed),
+                       resend_form=RESEND_FORM if "resend_notification" in allowed else None)
+        return super().render_change_form(request, context, add, change, form_url, obj)
+
+    def _action_field_on_its_page(self) -> str:
+        """The name Django gives the action field on an object's own page (the list's is "action")."""
+        return self.action_form(prefix=ActionLocation.CHANGE_FORM.value).add_prefix("action")
+
+    @staticmethod
+    def match_tools(match: Match, allowed) -> list[tuple[str, int | None, str]]:
+        """The ``allowed`` actions (those the staff member's permissions give) that apply to the
+        match as it stands, as (action, seat, button's words): no Abort once it is over, the AI
+        takes only a seat a person holds, and only a clock that runs (or a vacation stopped)
+        can be extended."""
+        tools = []
+        if "abort_matches" in allowed and Status.ABORTED in STATUS_TRANSITIONS[match.status]:
+            tools.append(("abort_matches", None, "Abort this match"))
+        for seat in match.seats.all():
+            number, name = seat.number + 1, seat.occupant_name
+            if "replace_seat_by_ai" in allowed and STATUS_TRANSITIONS[match.status] and seat.user_id is not None:
+                tools.append(("replace_seat_by_ai", number, f"Replace {name} (seat {number}) by the AI"))
+            clock = seat.deadline is not None or seat.paused_seconds is not None
+            if "extend_deadline" in allowed and match.status == Status.ACTIVE and clock:
+                tools.append(("extend_deadline", number, f"Extend {name}'s deadline (seat {number})"))
+        return tools
 
     def get_formset_kwargs(self, request, obj, inline, prefix):
         """A match of a thousand moves would list them all on its page: the inlines that grow
@@ -326,14 +375,21 @@ class MatchAdmin(SecretsNotFiltered, admin.ModelAdmin):
     def whose_turn(self, match):
         return ", ".join(seat.occupant_name for seat in match.seats.all() if seat.to_act) or "—"
 
-    def _form_action(self, request, queryset, form_class, action: str, title: str, apply):
+    def _form_action(self, request, queryset, form_class, action, apply):
         """An action that first asks for its form, then calls ``apply(match, data)`` on each
-        chosen match; the text it returns, or the service's refusal, is that match's message."""
-        form = form_class(request.POST if "apply" in request.POST else None)
+        chosen match; the text it returns, or the service's refusal, is that match's message.
+        Asked for on a match's own page, the form posts back there (where a seat's button has
+        already named its seat) and is titled for the one match."""
+        field = self._action_field_on_its_page()
+        on_its_page = field in request.POST
+        form = form_class(request.POST if "apply" in request.POST else None,
+                          initial={"seat": request.POST.get("seat")})
         if not form.is_valid():
             return render(request, "admin/games/replace_seat.html", {
                 **self.admin_site.each_context(request), "form": form, "matches": queryset,
-                "action": action, "title": title,
+                "action": action.__name__,
+                "action_field": field if on_its_page else "action",
+                "title": action.short_description if on_its_page else action.plural_description,
             })
         for match in queryset:
             try:
@@ -349,15 +405,16 @@ class MatchAdmin(SecretsNotFiltered, admin.ModelAdmin):
                 self.log_change(request, match, f"{done} Reason: {reason}" if reason else done)
         return None
 
-    @admin.action(description="Abort the selected matches", permissions=["change"])
+    @admin.action(description="Abort this match", description_plural="Abort the selected matches",
+                  permissions=["change"], location=BOTH_PAGES)
     def abort_matches(self, request, queryset):
         def abort(match, data):
             services.match_abort(match_id=match.pk, actor=request.user, reason=data["reason"])
             return f"{match} aborted."
 
-        return self._form_action(request, queryset, AbortForm, "abort_matches", "Abort the selected matches", abort)
+        return self._form_action(request, queryset, AbortForm, self.abort_matches, abort)
 
-    @admin.action(description="Extend a seat's deadline", permissions=["change"])
+    @admin.action(description="Extend a seat's deadline", permissions=["change"], location=BOTH_PAGES)
     def extend_deadline(self, request, queryset):
         def extend(match, data):
             seat = services.seat_deadline_extend(match_id=match.pk, seat_number=data["seat"] - 1,
@@ -368,10 +425,9 @@ class MatchAdmin(SecretsNotFiltered, admin.ModelAdmin):
                 until = f"{duration(seat.paused_seconds)} left once the vacation ends"
             return f"{match}: Seat {data['seat']} now has {until}."
 
-        return self._form_action(request, queryset, ExtendDeadlineForm, "extend_deadline",
-                                 "Extend a seat's deadline", extend)
+        return self._form_action(request, queryset, ExtendDeadlineForm, self.extend_deadline, extend)
 
-    @admin.action(description="Replace a seat by the AI", permissions=["change"])
+    @admin.action(description="Replace a seat by the AI", permissions=["change"], location=BOTH_PAGES)
     def replace_seat_by_ai(self, request, queryset):
         def replace(match, data):
             services.seat_replace_by_ai(match_id=match.pk, seat_number=data["seat"] - 1, level=data["level"],
@@ -379,8 +435,18 @@ class MatchAdmin(SecretsNotFiltered, admin.ModelAdmin):
             level = match.game_obj.ai_levels.get(data["level"], data["level"])
             return f"{match}: The AI ({level}) plays seat {data['seat']}."
 
-        return self._form_action(request, queryset, ReplaceSeatForm, "replace_seat_by_ai",
-                                 "Replace a seat by the AI", replace)
+        return self._form_action(request, queryset, ReplaceSeatForm, self.replace_seat_by_ai, replace)
+
+    @admin.action(description="Send a notification again", permissions=["resend"],
+                  location=ActionLocation.CHANGE_FORM)
+    def resend_notification(self, request, queryset):
+        """The notifications list's own action, for the row whose button was pressed on the match's page."""
+        chosen = [pk for pk in request.POST.getlist("notification") if pk.isdigit()]
+        notifications = self.admin_site.get_model_admin(Notification)
+        return notifications.resend(request, Notification.objects.filter(match__in=queryset, pk__in=chosen))
+
+    def has_resend_permission(self, request):
+        return self.admin_site.get_model_admin(Notification).has_resend_permission(request)
 
 
 @admin.register(Notification)
@@ -412,18 +478,21 @@ class NotificationAdmin(admin.ModelAdmin):
     @admin.action(description="Send the selected notifications again", permissions=["resend"])
     def resend(self, request, queryset):
         queued = 0
-        for notification in queryset:
+        for notification in queryset.select_related("user", "match"):
+            what = f"{notification.get_kind_display()} to {notification.user.public_name}"
             try:
                 copy = services.notification_resend(notification_id=notification.pk)
             except services.ServiceError as error:
                 # Named as the list shows it: an id alone told staff nothing.
                 about = f" about {notification.match}" if notification.match_id else ""
-                self.message_user(request, f"Notification {notification.pk} ({notification.get_kind_display()} to "
-                                           f"{notification.user.public_name}{about}): {error.message}",
+                self.message_user(request, f"Notification {notification.pk} ({what}{about}): {error.message}",
                                   messages.WARNING)
             else:
                 queued += 1
                 self.log_change(request, notification, f"Sent again, as notification {copy.pk}.")
+                if notification.match_id:  # and in the match's History, with what else staff did to it
+                    self.log_change(request, notification.match,
+                                    f"Notification {notification.pk} ({what}) sent again, as notification {copy.pk}.")
         self.message_user(
             request, f"{queued} notification{pluralize(queued)} queued again, to be sent as they were written."
         )

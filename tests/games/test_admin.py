@@ -627,3 +627,207 @@ def test_a_matchs_admin_page_writes_clocks_in_words_and_offers_no_save(staff_cli
     cells = re.findall(r'field-time_in_bank">\s*(?:<p>)?([^<]+)', page)
     assert [cell.strip() for cell in cells] == ["5 d 0 h", "5 d 0 h"], cells
     assert "432000" not in page
+
+
+# --- acting from a match's own page ---------------------------------------------------------------------------
+
+ON_ITS_PAGE = "CHANGE_FORM-action"  # the action field's name on an object's own admin page
+
+
+def match_page(match: Match) -> str:
+    return reverse("admin:games_match_change", args=[match.pk])
+
+
+def buttons(response) -> list[str]:
+    return [label for _action, _seat, label in response.context["match_tools"]]
+
+
+def act(client, match: Match, data: dict):
+    """Post ``data`` on the match's page, follow the answer, and return it."""
+    response = client.post(match_page(match), data, follow=True)
+    assert response.redirect_chain == [(match_page(match), 302)], "back on the match's page"
+    return response
+
+
+def messages_of(response) -> list[str]:
+    return [str(message) for message in response.context["messages"]]
+
+
+def test_a_matchs_page_offers_only_the_actions_that_apply_to_it(staff_client, staff, alice, bob, carol):
+    timed = start_timed_match(alice, bob)  # Alice is to act: her clock runs, Bob's does not
+    page = staff_client.get(match_page(timed))
+    assert buttons(page) == ["Abort this match", "Replace Alice (seat 1) by the AI", "Extend Alice's deadline (seat 1)",
+                             "Replace Bob (seat 2) by the AI"]
+    assertContains(page, "Manage this match")
+    assertContains(page, '<button type="submit" class="button">Abort this match</button>', html=True)
+
+    against_ai = start_match(carol, ai_level=2)  # no clock; the AI's seat is no person's
+    assert buttons(staff_client.get(match_page(against_ai))) == ["Abort this match",
+                                                                 "Replace Carol (seat 1) by the AI"]
+    open_challenge = services.match_create(creator=carol, game_slug="mancala", options={},
+                                           seats=[SeatSpec("creator"), SeatSpec("open")])
+    assert buttons(staff_client.get(match_page(open_challenge))) == ["Abort this match",
+                                                                     "Replace Carol (seat 1) by the AI"]
+
+    services.match_abort(match_id=timed.pk, actor=staff, reason="Test")
+    over = staff_client.get(match_page(timed))
+    assert buttons(over) == []
+    assertNotContains(over, "Manage this match")
+
+
+def test_staff_abort_a_match_from_its_page_after_giving_a_reason(staff_client, staff, alice, bob):
+    match = start_match(alice, bob)
+    chosen = {ON_ITS_PAGE: "abort_matches", "_selected_action": match.pk}
+
+    form_page = staff_client.post(match_page(match), chosen)
+    assertTemplateUsed(form_page, "admin/games/replace_seat.html")
+    assertContains(form_page, "Abort this match:")
+    assertContains(form_page, f'<input type="hidden" name="{ON_ITS_PAGE}" value="abort_matches">', html=True)
+    assertContains(form_page, "Emailed to every player")
+    match.refresh_from_db()
+    assert match.status == Status.ACTIVE, "nothing happens before the form is sent"
+
+    response = act(staff_client, match, {**chosen, "apply": "1", "reason": "Cheating reported"})
+
+    assert messages_of(response) == [f"{match} aborted."]
+    match.refresh_from_db()
+    assert match.status == Status.ABORTED
+    assert MatchEvent.objects.filter(match=match).last().reason == "Staff aborted the match: Cheating reported."
+    history = staff_client.get(reverse("admin:games_match_history", args=[match.pk]))
+    assertContains(history, f"{match} aborted. Reason: Cheating reported")
+
+    # A second tab still showing the button: refused in words, and nothing is written.
+    again = act(staff_client, match, {**chosen, "apply": "1", "reason": "Twice"})
+    assert messages_of(again) == [f"{match}: This match is already cancelled."]
+    assert MatchEvent.objects.filter(match=match, to_status=Status.ABORTED).count() == 1
+
+
+def test_staff_give_a_players_seat_to_the_ai_from_the_matchs_page(staff_client, staff, alice, bob):
+    match = start_match(alice, bob)
+    chosen = {ON_ITS_PAGE: "replace_seat_by_ai", "_selected_action": match.pk, "seat": "2"}
+
+    form_page = staff_client.post(match_page(match), chosen)
+    assert form_page.context["form"]["seat"].value() == "2", "the seat's own button named it"
+    assertContains(form_page, "Replace a seat by the AI:")
+
+    response = act(staff_client, match, {**chosen, "apply": "1", "level": "2", "reason": "Bob left the site"})
+
+    assert messages_of(response) == [f"{match}: The AI (Strong) plays seat 2."]
+    seat = Seat.objects.get(match=match, number=1)
+    assert (seat.user, seat.former_user, seat.ai_level) == (None, bob, 2)
+    assertContains(staff_client.get(reverse("admin:games_match_history", args=[match.pk])),
+                   "The AI (Strong) plays seat 2. Reason: Bob left the site")
+    assert "Replace Bob (seat 2) by the AI" not in buttons(staff_client.get(match_page(match)))
+
+
+def test_staff_extend_a_deadline_from_the_matchs_page_or_are_told_why_not(staff_client, alice, bob, clock):
+    match = start_timed_match(alice, bob)
+    deadline = Seat.objects.get(match=match, number=0).deadline
+    chosen = {ON_ITS_PAGE: "extend_deadline", "_selected_action": match.pk}
+
+    response = act(staff_client, match, {**chosen, "seat": "1", "apply": "1", "hours": "48", "reason": "Hospital stay"})
+
+    assert Seat.objects.get(match=match, number=0).deadline == deadline + timedelta(hours=48)
+    [done] = messages_of(response)
+    assert done.startswith(f"{match}: Seat 1 now has until ")
+    assertContains(staff_client.get(reverse("admin:games_match_history", args=[match.pk])), "Reason: Hospital stay")
+
+    # Bob is not to act: a page older than his turn's end offered nothing the service would do.
+    refused = act(staff_client, match, {**chosen, "seat": "2", "apply": "1", "hours": "48", "reason": "Late"})
+    assert messages_of(refused) == [f"{match}: That seat has no clock running."]
+
+
+def sent(notification: Notification) -> Notification:
+    Notification.objects.filter(pk=notification.pk).update(sent_at=timezone.now(), outcome="sent", attempts=1)
+    return notification
+
+
+def test_staff_send_a_notification_again_from_its_row_on_the_matchs_page(staff_client, alice, bob, carol,
+                                                                        django_capture_on_commit_callbacks):
+    match = start_match(alice, bob)
+    invitation = sent(Notification.objects.get(user=bob, match=match, kind=Notification.Kind.INVITATION))
+    page = staff_client.get(match_page(match))
+    assertContains(page, f'<button type="submit" form="resend-notification" name="notification" '
+                         f'value="{invitation.pk}" class="button">Send again</button>', html=True)
+    assertContains(page, f'<input type="hidden" name="{ON_ITS_PAGE}" value="resend_notification">', html=True)
+    chosen = {ON_ITS_PAGE: "resend_notification", "_selected_action": match.pk}
+
+    # Bob accepted long ago: an invitation sent again would mislead him.
+    refused = act(staff_client, match, {**chosen, "notification": invitation.pk})
+    assert messages_of(refused) == [
+        f"Notification {invitation.pk} (Invitation to Bob about {match}): {services.INVITATION_CLOSED}",
+        "0 notifications queued again, to be sent as they were written."]
+    assert not Notification.objects.filter(resent_from=invitation).exists()
+
+    services.match_abort(match_id=match.pk, actor=None, reason="Test")
+    over = sent(Notification.objects.get(user=bob, match=match, kind=Notification.Kind.MATCH_OVER))
+    with django_capture_on_commit_callbacks(execute=False):
+        response = act(staff_client, match, {**chosen, "notification": over.pk})
+
+    assert messages_of(response) == ["1 notification queued again, to be sent as they were written."]
+    copy = Notification.objects.get(resent_from=over)
+    assertContains(staff_client.get(reverse("admin:games_match_history", args=[match.pk])),
+                   f"Notification {over.pk} (Match over to Bob) sent again, as notification {copy.pk}.")
+    # Only this match's rows: another match's number posted here is not sent.
+    elsewhere = sent(Notification.objects.get(user=carol, kind=Notification.Kind.INVITATION,
+                                              match=start_timed_match(alice, carol)))
+    staff_client.post(match_page(match), {**chosen, "notification": elsewhere.pk})
+    assert not Notification.objects.filter(resent_from=elsewhere).exists()
+
+
+def test_a_moderator_with_the_match_permission_acts_from_the_page_but_sends_no_notification(client, alice, bob):
+    match = start_timed_match(alice, bob)
+    sent(Notification.objects.get(user=bob, match=match, kind=Notification.Kind.INVITATION))
+    moderator = make_user("moderator", is_staff=True)
+    moderator.user_permissions.add(Permission.objects.get(codename="change_match"))
+    client.force_login(moderator)
+
+    page = client.get(match_page(match))
+
+    assert buttons(page) == ["Abort this match", "Replace Alice (seat 1) by the AI", "Extend Alice's deadline (seat 1)",
+                             "Replace Bob (seat 2) by the AI"]
+    assertNotContains(page, "Send again")
+    assertNotContains(page, "resend-notification")
+    response = act(client, match, {ON_ITS_PAGE: "abort_matches", "_selected_action": match.pk, "apply": "1",
+                                   "reason": "Reported"})
+    assert messages_of(response) == [f"{match} aborted."]
+    over = sent(Notification.objects.get(user=bob, match=match, kind=Notification.Kind.MATCH_OVER))
+    client.post(match_page(match), {ON_ITS_PAGE: "resend_notification", "_selected_action": match.pk,
+                                    "notification": over.pk})
+    assert not Notification.objects.filter(resent_from=over).exists(), "resending needs the notifications' permission"
+
+
+def test_a_moderator_who_may_only_look_gets_no_buttons_and_cannot_post_one(client, alice, bob):
+    match = start_timed_match(alice, bob)
+    viewer = make_user("viewer", is_staff=True)
+    viewer.user_permissions.add(Permission.objects.get(codename="view_match"))
+    client.force_login(viewer)
+
+    page = client.get(match_page(match))
+
+    assert page.status_code == 200 and buttons(page) == []
+    assertNotContains(page, "Manage this match")
+    response = client.post(match_page(match), {ON_ITS_PAGE: "abort_matches", "_selected_action": match.pk,
+                                               "apply": "1", "reason": "no right"})
+    assert response.status_code == 403
+    match.refresh_from_db()
+    assert match.status == Status.ACTIVE
+
+
+def test_the_matchs_page_buttons_post_with_a_csrf_token_and_are_refused_without(staff, alice, bob):
+    from django.test import Client
+
+    match = start_match(alice, bob)
+    browser = Client(enforce_csrf_checks=True)
+    browser.force_login(staff)
+    page = browser.get(match_page(match)).content.decode()
+    tools = page[page.index('id="match-tools"'):page.index('id="content-main"')]
+    # Abort, two seats to the AI, and the form the notifications' "Send again" buttons belong to.
+    assert tools.count('method="post"') == tools.count('name="csrfmiddlewaretoken"') == 4
+
+    forged = browser.post(match_page(match), {ON_ITS_PAGE: "abort_matches", "_selected_action": match.pk,
+                                              "apply": "1", "reason": "From another site"})
+
+    assert forged.status_code == 403
+    match.refresh_from_db()
+    assert match.status == Status.ACTIVE
