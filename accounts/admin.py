@@ -1,10 +1,14 @@
 from django.contrib import admin
 from django.contrib.auth.admin import UserAdmin as BaseUserAdmin
 from django.contrib.auth.forms import UserChangeForm
+from django.db.models import Q
+from django.urls import reverse
+from django.utils.html import format_html, format_html_join
 
 from accounts.forms import ProfileForm, offer_current_zone
 from accounts.models import User
 from games import services
+from games.models import Seat
 
 
 class PlayerChangeForm(UserChangeForm):
@@ -18,6 +22,7 @@ class PlayerChangeForm(UserChangeForm):
 
 
 NOTIFICATION_SETTINGS = {"time_zone", "turn_notice", "digest_hour", "reminders"}
+MATCHES_NAMED = 10  # per player refused deletion; the rest are counted
 
 
 @admin.register(User)
@@ -38,3 +43,30 @@ class UserAdmin(BaseUserAdmin):
         if change and NOTIFICATION_SETTINGS & set(form.changed_data):
             # As on the profile: the pending digest and the reminders follow the new settings.
             services.notification_settings_changed(user_id=obj.pk)
+
+    def get_deleted_objects(self, objs, request):
+        """A player who ever had a seat (or whose seat the AI took over) cannot be deleted: the
+        seat protects them, and the matches' move logs, results and replays name them for the
+        other players. Django only said staff had "no permission to delete notification" (the
+        outbox is read-only), without a word about matches; it now lists each player's matches,
+        and the delete pages (admin/accounts/user/) say to deactivate the account instead."""
+        seats = (Seat.objects.filter(Q(user__in=objs) | Q(former_user__in=objs)).select_related("match")
+                 .only("user_id", "former_user_id", "match__id", "match__game", "match__status").order_by("-match"))
+        if not seats:
+            return super().get_deleted_objects(objs, request)
+        played = []
+        for user in objs:
+            matches = [seat.match for seat in seats if user.pk in (seat.user_id, seat.former_user_id)]
+            if matches:
+                played.append(self._matches_played(user, matches))
+        return [], {}, set(), played
+
+    @staticmethod
+    def _matches_played(user: User, matches: list) -> str:
+        """"Alice: Mancala #4 (in play), Mecca #2 (finished)", newest first, each a link to its page."""
+        named = format_html_join(", ", '<a href="{}">{}</a> ({})', (
+            (reverse("admin:games_match_change", args=[match.pk]), match, match.get_status_display().lower())
+            for match in matches[:MATCHES_NAMED]))
+        more = len(matches) - MATCHES_NAMED
+        return format_html('<a href="{}">{}</a>: {}{}', reverse("admin:accounts_user_change", args=[user.pk]),
+                           user.public_name, named, f" and {more} more" if more > 0 else "")
