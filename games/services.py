@@ -105,6 +105,9 @@ EXTENSION_NEEDS_REASON = "Say why the deadline is extended."
 ALREADY_ON_VACATION = "You are on vacation already, so no new vacation was started."
 VACATION_TOO_LONG = "You have {left} vacation day{s} left this year."
 
+# Why messages written before staff deactivated the player are not sent (the account cannot sign in).
+PLAYER_DEACTIVATED = "The player's account is deactivated."
+
 # A player seen on the match page this recently gets no "your turn" message about it.
 PRESENCE_SECONDS = 90
 MAX_SEND_ATTEMPTS = tasks.MAX_SEND_ATTEMPTS
@@ -1037,6 +1040,8 @@ def _skip_reason(notification: Notification, seat: Seat | None, now: datetime) -
     changed their email settings since it was written, and a "your turn" or a reminder
     may be out of date (``seat``: its ``_turn_seat``)."""
     kind = notification.kind
+    if not notification.user.is_active:
+        return PLAYER_DEACTIVATED
     if notification.channel == Notification.Channel.WEBHOOK and not notification.user.webhook_url:
         return "The player removed the webhook."
     if kind == Notification.Kind.REMINDER and not notification.user.reminders:

@@ -287,6 +287,26 @@ def test_a_webhook_removed_meanwhile_gets_nothing_and_no_failure_on_the_profile(
     assert "Messages we could not deliver" not in client.get(reverse("profile")).content.decode()
 
 
+def test_a_deactivated_player_gets_no_game_messages(clock, alice, bob, webhook):
+    # Staff deactivate a player they may not delete (seats protect them): the messages already
+    # written, your turn, reminders and webhook posts alike, must not reach them any more.
+    alice.webhook_url = webhook.url
+    alice.save()
+    start_timed_match(alice, bob)
+    assert Notification.objects.filter(user=alice, sent_at__isnull=True).count() >= 4
+    alice.is_active = False
+    alice.save()
+
+    clock.advance(days=2)
+    tasks.sweep_notifications()
+
+    rows = Notification.objects.filter(user=alice)
+    assert set(rows.values_list("outcome", flat=True)) == {Notification.Outcome.SKIPPED}
+    assert set(rows.values_list("last_error", flat=True)) == {services.PLAYER_DEACTIVATED}
+    assert not [message for message in mail.outbox if message.to == ["alice@example.com"]]
+    assert not webhook.bodies
+
+
 def test_a_changed_digest_hour_or_time_zone_moves_the_waiting_digest(clock, alice, bob, client):
     bob.turn_notice, bob.digest_hour, bob.time_zone = "digest", 8, "UTC"
     bob.save()
