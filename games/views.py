@@ -17,7 +17,7 @@ from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.utils.cache import patch_cache_control, patch_vary_headers
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_GET, require_http_methods, require_safe
 
 from games import selectors, services
 from games.boards import board_context, seat_colours
@@ -40,6 +40,7 @@ POLL_SECONDS = 3
 FINISHED_PER_PAGE = 25
 
 
+@require_safe
 def home(request):
     if request.user.is_authenticated:
         return redirect("dashboard")
@@ -47,7 +48,7 @@ def home(request):
 
 
 @login_required
-@require_GET
+@require_safe
 def dashboard(request):
     matches = selectors.matches_of(request.user)
     return render(request, "games/dashboard.html", {
@@ -59,7 +60,7 @@ def dashboard(request):
 
 
 @login_required
-@require_GET
+@require_safe
 def finished_matches(request):
     """Every finished match of the player, a page at a time (My matches lists the latest)."""
     page = Paginator(selectors.finished_matches_of(request.user), FINISHED_PER_PAGE).get_page(request.GET.get("page"))
@@ -67,7 +68,7 @@ def finished_matches(request):
 
 
 @login_required
-@require_GET
+@require_safe
 def lobby(request):
     return render(request, "games/lobby.html", {
         "games": all_games(),
@@ -78,12 +79,14 @@ def lobby(request):
 
 
 @login_required
+@require_http_methods(["GET", "HEAD", "POST"])
 def match_new(request, slug: str):
     try:
         game = get_game(slug)
     except KeyError:
         return _not_found(request, UNKNOWN_GAME)
-    form = MatchCreateForm(game, request.POST or None, creator=request.user)
+    # A form sent with no fields is still a form sent: unbound, it was refused without a word.
+    form = MatchCreateForm(game, request.POST if request.method == "POST" else None, creator=request.user)
     if request.method == "POST":
         made = request.session.get(FORMS_SENT, {})
         # The same form with other choices (Back, change, Create) is meant as another match.
@@ -243,7 +246,7 @@ def _render_match(request, match: Match, *, error: str = "", status: int = 200) 
 
 
 @login_required
-@require_GET
+@require_safe
 @_match_page
 def match_detail(request, pk: int):
     match = _viewer_match(request, pk)
@@ -348,7 +351,7 @@ match_resign = _match_action(services.match_resign, "You resigned.")
 
 
 @login_required
-@require_GET
+@require_safe
 @_match_page
 def match_replay(request, pk: int):
     """Step through every position: ``?ply=N`` shows the position after N moves."""
@@ -393,7 +396,7 @@ def match_replay(request, pk: int):
     return response
 
 
-@require_GET
+@require_safe
 def game_rules(request, slug: str):
     """How to play one game, for anyone: a visitor decides here whether to sign up."""
     try:
