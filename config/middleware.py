@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from django.http import HttpResponseBadRequest
+from django.shortcuts import render
 from django.template.loader import render_to_string
 
 NUL_REFUSED = "This address or form holds a NUL character, which nothing here accepts; nothing was done."
@@ -11,7 +11,8 @@ NUL_REFUSED = "This address or form holds a NUL character, which nothing here ac
 class RefuseNulCharacters:
     """A NUL character in a query or form value reaches PostgreSQL as text, which refuses it
     with an error (a 500), for instance through an admin filter (``?status=%00``). Forms
-    already reject it; this answers every other path the same way, with a 400 in words."""
+    already reject it; this answers every other path the same way, with a 400 in words, on a
+    page of the site (it was a bare line of text)."""
 
     def __init__(self, get_response):
         self.get_response = get_response
@@ -20,7 +21,7 @@ class RefuseNulCharacters:
         for query in (request.GET, request.POST):
             for key, values in query.lists():
                 if "\x00" in key or any("\x00" in value for value in values):
-                    return HttpResponseBadRequest(NUL_REFUSED, content_type="text/plain; charset=utf-8")
+                    return render(request, "400.html", {"message": NUL_REFUSED}, status=400)
         return self.get_response(request)
 
 

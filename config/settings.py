@@ -56,7 +56,6 @@ MIDDLEWARE = [
     # Pages and htmx fragments are compressed for browsers that ask (the move log grows with the
     # game: 86 KB of HTML at 290 moves). After WhiteNoise, which serves its own compressed files.
     "django.middleware.gzip.GZipMiddleware",
-    "config.middleware.RefuseNulCharacters",
     "config.middleware.ExplainRefusedMethod",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -65,6 +64,9 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django.middleware.csp.ContentSecurityPolicyMiddleware",
+    # After the user, the messages and the page's headers: its refusal is a page of the site. It is the
+    # first to read the form, so Django's refusal of one (too large, too many fields) knows the user too.
+    "config.middleware.RefuseNulCharacters",
     "allauth.account.middleware.AccountMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "accounts.middleware.HtmxSignInMiddleware",

@@ -12,7 +12,7 @@ from games.models import Match
 @pytest.mark.parametrize("query", ["status=%00", "q=%00", "game=mecca%00", "%00=1"])
 def test_an_admin_filter_with_a_nul_is_refused_in_words(admin_client, match, query):
     response = admin_client.get(reverse("admin:games_match_changelist") + "?" + query)
-    assert response.status_code == 400 and response.content.decode() == NUL_REFUSED
+    assert response.status_code == 400 and NUL_REFUSED in response.content.decode()
 
 
 def test_a_form_with_a_nul_changes_nothing(client, alice, match):

@@ -1,0 +1,88 @@
+"""The site's own answers to bad input outside a match: its error pages (400, 403, 404, 405,
+500 and a failed CSRF check) in its layout and in plain words, and account forms that say
+why nothing changed."""
+
+from __future__ import annotations
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from accounts.models import User
+from config.middleware import NUL_REFUSED
+from games import views
+from tests.conftest import make_user
+from tests.games.test_bad_input import NOT_PLAIN, said, stored
+
+HTMX = {"HTTP_HX_REQUEST": "true"}
+
+
+def assert_site_page(response, status: int, words: str) -> None:
+    html = response.content.decode()
+    assert response.status_code == status
+    assert words in " ".join(html.split()), said(response)[:300]
+    assert "site.css" in html and 'class="topbar"' in html, "the site's layout"
+    assert not NOT_PLAIN.search(said(response)), said(response)[:300]
+
+
+def signed_in(user) -> Client:
+    client = Client(raise_request_exception=False)
+    client.force_login(user)
+    return client
+
+
+def test_a_request_refused_as_unreadable_still_knows_who_is_signed_in(alice, match, settings):
+    """The check for NUL characters read the form before the session was: a form Django
+    refuses (too many fields) came back with a top bar offering Alice "Sign in" and "Sign up",
+    as if the refused request had signed her out."""
+    settings.DATA_UPLOAD_MAX_NUMBER_FIELDS = 5
+    response = signed_in(alice).post(reverse("match_move", args=[match.pk]), {f"f{n}": "1" for n in range(9)})
+    assert_site_page(response, 400, "The site could not read that request")
+    assert "Sign out" in said(response) and "Sign in" not in said(response)
+
+
+def test_a_page_staff_may_not_open_is_refused_in_the_sites_words(db):
+    """Django's own "403 Forbidden" came without the site's layout or a word of why."""
+    moderator = make_user("moderator", is_staff=True)
+    response = signed_in(moderator).get(reverse("admin:games_match_changelist"))
+    assert_site_page(response, 403, "Your account may not open this page")
+
+
+def test_an_unknown_address_is_not_found_in_the_sites_words(alice):
+    assert_site_page(signed_in(alice).get("/matches/%ff/"), 404, "There is nothing at this address")
+
+
+def test_a_method_an_address_does_not_take_is_named_without_jargon(alice):
+    response = signed_in(alice).post(reverse("account_inactive"))
+    assert_site_page(response, 405, "does not take that kind of request (only GET).")
+
+
+def test_a_server_error_page_looks_like_the_site(alice, monkeypatch):
+    """It had no stylesheet and no top bar: a bare page from somewhere else."""
+    def fail(user):
+        raise RuntimeError("the database is gone")
+
+    monkeypatch.setattr(views.selectors, "matches_of", fail)
+    response = signed_in(alice).get(reverse("dashboard"))
+    assert_site_page(response, 500, "Our server failed to answer this request")
+    assert "the database is gone" not in response.content.decode()
+
+
+def test_a_form_from_an_old_page_is_refused_in_the_sites_words(alice, match):
+    client = Client(enforce_csrf_checks=True)
+    client.force_login(alice)
+    client.get(reverse("profile"))
+    response = client.post(reverse("profile"), {"display_name": "Al", "csrfmiddlewaretoken": "stale"})
+    assert_site_page(response, 403, "This form was out of date")
+    assert User.objects.get(pk=alice.pk).display_name == "Alice"
+
+
+@pytest.mark.parametrize("headers", [{}, HTMX], ids=["form", "htmx"])
+def test_a_nul_character_is_refused_in_the_sites_layout_and_words(alice, match, headers):
+    """The refusal was a bare line of text, with no way back to the site."""
+    before = stored()
+    response = signed_in(alice).post(reverse("match_move", args=[match.pk]), {"move": "1\x00", "version": "0"},
+                                     **headers)
+    assert_site_page(response, 400, NUL_REFUSED)
+    assert "Sign out" in said(response)  # still signed in
+    assert stored() == before
