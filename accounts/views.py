@@ -60,7 +60,8 @@ def _profile_context(request, form, vacation_form) -> dict:
 @login_required
 @require_http_methods(["GET", "POST"])
 def profile(request):
-    form = ProfileForm(request.POST or None, instance=request.user)
+    # A form sent with no fields is still a form sent: unbound, it was refused without a word.
+    form = ProfileForm(request.POST if request.method == "POST" else None, instance=request.user)
     if request.method == "POST":
         if form.is_valid():
             form.save()
@@ -143,27 +144,46 @@ RESEND_WAIT = ("No email was sent: a confirmation went to that address less than
 
 ALREADY_CONFIRMED = "{email} is confirmed already, so no email was sent."
 ALREADY_PRIMARY = "{email} is your primary address already, so nothing changed."
+NOT_ON_ACCOUNT = ("That address is not on your account (it may have been removed in another tab or window), "
+                  "so nothing changed.")
+NO_ADDRESS_CHOSEN = "No address was chosen, so nothing changed."
 
 
 class EmailAddressesView(EmailView):
     """allauth's email page, saying why "Send the confirmation again" sent nothing (its
     rate limit, or an address confirmed already): the page used to come back unchanged, as
     if the button did nothing, or a confirmed address was asked to confirm again; and that
-    "Make primary" on the primary address changes nothing."""
+    "Make primary" on the primary address changes nothing. Likewise for an address that is
+    no longer on the account (removed in another tab) and a form with none chosen."""
+
+    def post(self, request, *args, **kwargs):
+        if "action_add" not in request.POST and not request.POST.get("email"):
+            messages.info(request, NO_ADDRESS_CHOSEN)
+        return super().post(request, *args, **kwargs)
+
+    def _get_email_address(self, request):
+        address = super()._get_email_address(request)
+        if address is None:
+            messages.info(request, NOT_ON_ACCOUNT)
+        return address
 
     def _action_send(self, request, *args, **kwargs):
         address = self._get_email_address(request)
-        if address is not None and address.verified:  # allauth would ask to confirm it all over again
+        if address is None:  # allauth would look it up, and say so, a second time
+            return None
+        if address.verified:  # allauth would ask to confirm it all over again
             messages.info(request, ALREADY_CONFIRMED.format(email=address.email))
             return None
         response = super()._action_send(request, *args, **kwargs)
-        if not self._did_send_verification_email and address is not None:
+        if not self._did_send_verification_email:
             messages.info(request, RESEND_WAIT)
         return response
 
     def _action_primary(self, request, *args, **kwargs):
         address = self._get_email_address(request)
-        if address is not None and address.primary:  # allauth said "Primary email address set" and emailed a change
+        if address is None:
+            return None
+        if address.primary:  # allauth said "Primary email address set" and emailed a change
             messages.info(request, ALREADY_PRIMARY.format(email=address.email))
             return None
         return super()._action_primary(request, *args, **kwargs)

@@ -5,10 +5,12 @@ why nothing changed."""
 from __future__ import annotations
 
 import pytest
+from allauth.account.models import EmailAddress
 from django.test import Client
 from django.urls import reverse
 
 from accounts.models import User
+from accounts.views import NO_ADDRESS_CHOSEN, NOT_ON_ACCOUNT
 from config.middleware import NUL_REFUSED
 from games import views
 from tests.conftest import make_user
@@ -86,3 +88,45 @@ def test_a_nul_character_is_refused_in_the_sites_layout_and_words(alice, match, 
     assert_site_page(response, 400, NUL_REFUSED)
     assert "Sign out" in said(response)  # still signed in
     assert stored() == before
+
+
+# --- account forms ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("url", ["profile", "vacation"])
+def test_a_profile_form_sent_with_no_fields_says_which_are_missing(alice, url):
+    """An empty profile form was taken for no form at all: a 400, and not a word of why."""
+    client = signed_in(alice)
+    before = User.objects.filter(pk=alice.pk).values().get()
+    response = client.post(reverse(url), {})
+    assert response.status_code == 400 and "This field is required." in said(response)
+    assert User.objects.filter(pk=alice.pk).values().get() == before
+
+
+@pytest.fixture
+def two_addresses(alice):
+    EmailAddress.objects.create(user=alice, email="alice@work.example", verified=False, primary=False)
+    return alice
+
+
+@pytest.mark.parametrize("action", ["action_remove", "action_primary", "action_send"])
+@pytest.mark.parametrize("email", ["alice@work.example", "bob@example.com", "not an address", "x" * 100_000])
+def test_an_address_no_longer_on_the_account_is_refused_in_words(two_addresses, bob, action, email):
+    """Removed in another tab, then chosen in this one (or someone else's, in a forged form):
+    the page came back unchanged, as if the button did nothing."""
+    client = signed_in(two_addresses)
+    if email == "alice@work.example":
+        client.post(reverse("account_email"), {"action_remove": "", "email": email})  # the other tab
+    before = list(EmailAddress.objects.order_by("pk").values_list("user_id", "email", "primary", "verified"))
+
+    response = client.post(reverse("account_email"), {action: "", "email": email}, follow=True)
+
+    assert response.status_code == 200 and said(response).count(NOT_ON_ACCOUNT) == 1
+    assert list(EmailAddress.objects.order_by("pk").values_list("user_id", "email", "primary", "verified")) == before
+
+
+@pytest.mark.parametrize("data", [{}, {"action_remove": ""}, {"action_primary": "", "email": ""}])
+def test_an_email_form_with_no_address_chosen_says_so(two_addresses, data):
+    response = signed_in(two_addresses).post(reverse("account_email"), data, follow=True)
+    assert response.status_code == 200 and said(response).count(NO_ADDRESS_CHOSEN) == 1
+    assert EmailAddress.objects.filter(user=two_addresses).count() == 2
