@@ -47,9 +47,18 @@ class HtmxSignInMiddleware:
             return response
         # Sent back for want of a session (``login_required`` names the page to return to), not
         # sent on after something done (allauth's confirmation of an address from another browser).
-        if request.method == "POST" and REDIRECT_FIELD_NAME in parse_qs(urlsplit(response["Location"]).query):
+        sent_back = request.method == "POST" and REDIRECT_FIELD_NAME in parse_qs(urlsplit(response["Location"]).query)
+        if sent_back and not _waiting(request, SIGNED_OUT_NOTHING_SENT):  # a double click said it twice
             messages.warning(request, SIGNED_OUT_NOTHING_SENT)
         if request.htmx:
             back = request.htmx.current_url_abs_path or resolve_url("home")
             return HttpResponseClientRedirect(f"{login_url}?{urlencode({REDIRECT_FIELD_NAME: back})}")
         return response
+
+
+def _waiting(request, text: str) -> bool:
+    """Whether ``text`` is among the messages not shown yet; looking does not count as showing them."""
+    pending = messages.get_messages(request)
+    found = any(message.message == text for message in pending)
+    pending.used = False
+    return found

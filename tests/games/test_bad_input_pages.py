@@ -8,7 +8,9 @@ import pytest
 from allauth.account.models import EmailAddress
 from django.test import Client
 from django.urls import reverse
+from django.utils.html import strip_tags
 
+from accounts.middleware import SIGNED_OUT_NOTHING_SENT
 from accounts.models import User
 from accounts.views import NO_ADDRESS_CHOSEN, NOT_ON_ACCOUNT
 from config.middleware import NUL_REFUSED
@@ -130,3 +132,11 @@ def test_an_email_form_with_no_address_chosen_says_so(two_addresses, data):
     response = signed_in(two_addresses).post(reverse("account_email"), data, follow=True)
     assert response.status_code == 200 and said(response).count(NO_ADDRESS_CHOSEN) == 1
     assert EmailAddress.objects.filter(user=two_addresses).count() == 2
+
+
+@pytest.mark.parametrize("headers", [{}, HTMX], ids=["form", "htmx"])
+def test_a_move_sent_twice_while_signed_out_is_said_once(client, match, headers):
+    for _ in range(2):
+        response = client.post(reverse("match_move", args=[match.pk]), {"move": "1", "version": "0"}, **headers)
+    page = client.get(response["HX-Redirect"] if headers else response["Location"])
+    assert strip_tags(page.content.decode()).count(SIGNED_OUT_NOTHING_SENT) == 1
