@@ -52,7 +52,7 @@ def present(view: dict, seat: int | None, legal: list[str]) -> dict:
     return {
         "map": _map(view, legal),
         "players": [_player(p, view, seat) for p in view["players"]],
-        "winner_names": [p["name"] for p in view["players"] if p["seat"] in view["winners"]],
+        "winners": [seat + 1 for seat in view["winners"]],  # counted from 1, as the template's names filters count
         "my_cards": _my_cards(view["players"][seat]) if seat is not None else [],
         "turn": _turn(view),
         "groups": _groups(view, legal, tribes_by_id),

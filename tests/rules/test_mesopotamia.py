@@ -754,8 +754,9 @@ def test_fifteen_rounds_without_an_offering_end_the_game():
         state = play(state, "end", "end")
     assert state.end_reason == "stalled" and GAME.outcome(state).winners == (0, 1)
     html = " ".join(render_to_string("games/boards/mesopotamia.html", {
-        "view": GAME.view(state, 0), "board": present(GAME.view(state, 0), 0, []), "match": None}).split())
-    assert re.search(r"Game over:</strong> <span[^>]*>Blue</span> and <span[^>]*>Yellow</span> share the win", html)
+        "view": GAME.view(state, 0), "board": present(GAME.view(state, 0), 0, []), "match": None,
+        "names": {0: "Alice", 1: "Bob"}}).split())
+    assert re.search(r"Game over:</strong> <span[^>]*>Alice</span> and <span[^>]*>Bob</span> share the win", html)
 
 
 def test_the_game_ends_after_the_last_round_with_the_best_delivered_value_winning():
