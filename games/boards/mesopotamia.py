@@ -216,6 +216,7 @@ def _player(player: dict, view: dict, seat: int | None) -> dict:
         scale.append({"point": point, "state": state, "beam": point == player["max_mana"]})
     return {
         **player,
+        "number": player["seat"] + 1,
         "scale": scale,
         "is_me": player["seat"] == seat,
         "to_act": player["seat"] in view["to_act"],
@@ -255,7 +256,8 @@ def _turn(view: dict) -> dict:
         **turn,
         "title": PHASE_TITLES[turn["phase"]],
         "note": note,
-        "player": view["players"][turn["seat"]]["name"],
+        "number": turn["seat"] + 1,
+        "colour": view["players"][turn["seat"]]["colour"],
     }
 
 

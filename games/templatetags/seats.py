@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from django import template
 
-from games.models import Match, Seat, scores_by_name, with_player_names
+from games.models import Match, Seat, scores_by_name, with_colour, with_player_names
 
 register = template.Library()
 
@@ -20,6 +20,12 @@ def player_name(names: dict[int, str] | None, number: int) -> str:
 @register.filter
 def player_names(names: dict[int, str] | None, numbers: list[int]) -> list[str]:
     return [player_name(names, number) for number in numbers]
+
+
+@register.filter
+def coloured(name: str, colour: str) -> str:
+    """A name with its colour as the move log writes it: "Bob (yellow)", "AI (Easy, yellow)"."""
+    return with_colour(name, colour)
 
 
 @register.filter

@@ -98,8 +98,8 @@ def test_a_player_moves_carries_and_builds_a_hut(page, live_server, celery_worke
     expect(new_plains.locator("text.meso-marker-text")).to_have_text("6")
     expect(new_plains.locator("text.meso-load-text")).to_have_count(0)  # the wood was used
     expect(page.get_by_test_id("player-0")).to_contain_text("6 under a hut on 1,-2")
-    # Each colour says whose it is, by the seat numbers of the list at the top.
-    expect(page.get_by_test_id("player-1").get_by_role("heading")).to_contain_text("Yellow · Player 2")
+    # Each panel says whose it is, by name and colour as the log does, and by seat number as the list at the top.
+    expect(page.get_by_test_id("player-1").get_by_role("heading")).to_contain_text("AI (Easy, yellow) · Player 2")
     assert page.evaluate("window.__marker") == 1, "the page reloaded instead of swapping the board"
     page.screenshot(path=tmp_path / "mesopotamia.png", full_page=True)
     print(f"screenshot: {tmp_path / 'mesopotamia.png'}")

@@ -135,3 +135,16 @@ def test_jeexa_names_its_winner_among_ai_seats(client, alice, bob, monkeypatch):
     assert match.result["winners"] == [2]
 
     assert assert_the_same_winners(client, match, alice, bob) == "AI (Easy, player 3)"
+
+
+def test_the_mesopotamia_board_says_whose_turn_it_is_by_the_name_the_log_uses(client, alice, bob, monkeypatch):
+    """It said "Yellow · round 1" below "Waiting for Bob", and headed the players' panels by colour."""
+    match = new_match("mesopotamia", alice, bob, "ai", seed=1, monkeypatch=monkeypatch)
+    assert match.seats.get(to_act=True).number == 0
+
+    result, board = result_and_board(client, match, bob)
+
+    assert result == "Waiting for Alice."
+    assert page_text(board).startswith("Alice (blue) · round 1 · Movement")
+    panels = [page_text(h3) for h3 in re.findall(r'<section class="meso-player.*?<h3>(.*?)</h3>', board, re.S)]
+    assert panels == ["B Alice (blue) · Player 1", "Y Bob (yellow) · Player 2 (you)", "G AI (Easy, green) · Player 3"]
