@@ -7,6 +7,7 @@ from __future__ import annotations
 import random
 import re
 
+import pytest
 from django.urls import reverse
 from django.utils.html import strip_tags
 
@@ -148,3 +149,32 @@ def test_the_mesopotamia_board_says_whose_turn_it_is_by_the_name_the_log_uses(cl
     assert page_text(board).startswith("Alice (blue) · round 1 · Movement")
     panels = [page_text(h3) for h3 in re.findall(r'<section class="meso-player.*?<h3>(.*?)</h3>', board, re.S)]
     assert panels == ["B Alice (blue) · Player 1", "Y Bob (yellow) · Player 2 (you)", "G AI (Easy, green) · Player 3"]
+
+
+# What a board says while someone is to act: none of it may stay once the match is over.
+TO_ACT = {
+    "mesopotamia": ["</strong> · round", "movement point", "meso-acting"],
+    "jeexa": ["and takes the", 'class="jx-turn"', "jx-acting"],
+    "mecca": ["mecca-prompt", "◀ to act", 'class="to-act'],
+}
+
+
+@pytest.mark.parametrize("slug", TO_ACT)
+def test_a_board_says_nobody_is_to_act_once_a_resignation_ended_the_match(client, alice, bob, monkeypatch, slug):
+    """It went on saying "Red: place its one pilgrim" below "The match is over. Alice wins (Bob resigned)"."""
+    match = new_match(slug, alice, bob, seed=1, monkeypatch=monkeypatch)
+    game, users = match.game_obj, {0: alice, 1: bob}
+    for _ in range(3):
+        match.refresh_from_db()
+        state = game.load(match.state)
+        seat = game.to_act(state)[0]
+        services.move_submit(match_id=match.pk, move=game.legal_moves(state, seat)[0],
+                             expected_version=match.version, user=users[seat])
+    services.match_resign(match_id=match.pk, user=bob)
+
+    result, board = result_and_board(client, match, alice)
+
+    assert result == "The match is over. Alice wins. (Bob resigned)"
+    assert not [said for said in TO_ACT[slug] if re.search(said, board)], page_text(board)[:300]
+    replay = client.get(reverse("match_replay", args=[match.pk])).content.decode()
+    assert all(re.search(said, replay) for said in TO_ACT[slug]), "the replay still shows whose turn it was"
