@@ -112,7 +112,8 @@ def _cells(moves: list[str]) -> tuple[dict[tuple[int, int], list[dict]], dict[tu
 
 def puzzle(pieces: list[dict], *, spots: dict | None = None, steals: dict | None = None,
            linked: set | None = None, goal: set | None = None, in_hand: int | None = None) -> dict:
-    """Rows of cells covering the pieces and the spots where the piece in hand may go.
+    """Rows of cells covering the pieces and the spots where the piece in hand may go, and the
+    numbers of their columns (each row's number is its cells' ``y``): the log names places by them.
 
     ``linked`` (when given) marks the other pieces as loose: they would score nothing.
     """
@@ -139,7 +140,7 @@ def puzzle(pieces: list[dict], *, spots: dict | None = None, steals: dict | None
                 ]
             row.append(cell)
         rows.append(row)
-    return {"rows": rows, "count": len(pieces)}
+    return {"rows": rows, "columns": list(range(min(xs), max(xs) + 1)), "count": len(pieces)}
 
 
 def _makes(at: dict, cell: tuple[int, int], value: int, option: dict) -> str:

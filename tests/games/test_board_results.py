@@ -12,7 +12,7 @@ from django.urls import reverse
 from django.utils.html import strip_tags
 
 from games import services
-from games.models import Match, Notification, names_in_words, seat_names
+from games.models import Match, MoveRecord, Notification, names_in_words, seat_names
 from games.services import ClockSpec, SeatSpec
 
 # Where each board names the winners: a sentence, or Mecca's score rows marked "wins".
@@ -178,3 +178,32 @@ def test_a_board_says_nobody_is_to_act_once_a_resignation_ended_the_match(client
     assert not [said for said in TO_ACT[slug] if re.search(said, board)], page_text(board)[:300]
     replay = client.get(reverse("match_replay", args=[match.pk])).content.decode()
     assert all(re.search(said, replay) for said in TO_ACT[slug]), "the replay still shows whose turn it was"
+
+
+def test_every_jeexa_puzzle_numbers_its_columns_and_rows_as_the_log_names_places(client, alice, bob, monkeypatch):
+    """The log says "steals the red 1 at -1,0 from Alice", but no puzzle showed where -1,0 was."""
+    match = new_match("jeexa", alice, bob, seed=1, monkeypatch=monkeypatch)
+    game, users, rng = match.game_obj, {0: alice, 1: bob}, random.Random(1)
+    while MoveRecord.objects.filter(match=match, notation__startswith="steal").count() < 2:
+        match.refresh_from_db()
+        state = game.load(match.state)
+        seat = game.to_act(state)[0]
+        services.move_submit(match_id=match.pk, move=rng.choice(game.legal_moves(state, seat)),
+                             expected_version=match.version, user=users[seat])
+
+    _result, board = result_and_board(client, match, alice)
+
+    tables = re.findall(r'<table class="jx-grid">(.*?)</table>', board, re.S)
+    assert len(tables) >= 3, "Alice's, Bob's and the last hand's puzzles"
+    shown = set()
+    for table in tables:
+        columns = re.findall(r'<th scope="col"[^>]*>(-?\d+)</th>', table)
+        assert columns, "numbered columns"
+        for row in re.findall(r"<tr>(.*?)</tr>", table.split("<tbody>")[1], re.S):
+            number = re.search(r'<th scope="row"[^>]*>(-?\d+)</th>', row)[1]
+            places = re.findall(r'data-cell="(-?\d+,-?\d+)"', row)
+            assert places == [f"{column},{number}" for column in columns], "each cell under its column and row"
+            shown |= set(re.findall(r"<span class=\"visually-hidden\">\w+ \d at (-?\d+,-?\d+)", row))
+    assert "Places are written column,row" in page_text(board)
+    log = " ".join(MoveRecord.objects.filter(match=match).values_list("description", flat=True))
+    assert shown & set(re.findall(r" at (-?\d+,-?\d+)", log)), "pieces the log names stand in numbered cells"
