@@ -1,0 +1,83 @@
+"""On a phone a player finds on the board the places the move log names: Jeexa's "at -1,0" by
+the numbers along each puzzle's top and left, Mesopotamia's "to -3,2" by the label in the hex,
+each large enough to read."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from django.urls import reverse
+from playwright.sync_api import Browser
+
+from games import services
+from games.models import MoveRecord
+from games.services import ClockSpec
+from tests.e2e.conftest import console_checked_page
+from tests.e2e.pages import log_in
+from tests.games.conftest import start_timed_match
+
+pytestmark = [pytest.mark.e2e]
+
+PHONE = {"width": 390, "height": 844}
+SMALLEST_READABLE_PX = 9
+# Per puzzle: whether each number sits over its column or beside its row, every cell stays square
+# (so the pieces still join), and the smallest number's size in CSS pixels.
+PUZZLE_NUMBERS = """() => [...document.querySelectorAll('.jx-grid')].map(grid => {
+    const centre = (box, axis) => axis === 'x' ? (box.left + box.right) / 2 : (box.top + box.bottom) / 2;
+    const within = (spot, box, axis) => axis === 'x' ? box.left <= spot && spot <= box.right
+                                                     : box.top <= spot && spot <= box.bottom;
+    const rows = [...grid.querySelectorAll('tbody tr')];
+    const columns = [...grid.querySelectorAll('thead th')];
+    const placed = columns.every((th, i) => rows.every(tr => within(
+        centre(th.getBoundingClientRect(), 'x'), tr.querySelectorAll('td')[i].getBoundingClientRect(), 'x')))
+        && rows.every(tr => [...tr.querySelectorAll('td')].every(td => within(
+            centre(tr.querySelector('th').getBoundingClientRect(), 'y'), td.getBoundingClientRect(), 'y')));
+    const square = [...grid.querySelectorAll('td.jx-cell')].every(td => {
+        const box = td.getBoundingClientRect();
+        return Math.abs(box.width - box.height) < 1;
+    });
+    const sizes = [...grid.querySelectorAll('.jx-axis')].map(th => parseFloat(getComputedStyle(th).fontSize));
+    return [columns.length > 0 && rows.length > 0 && placed, square, Math.min(...sizes)];
+})"""
+# The smallest hex label as drawn: its font size times the map's scale.
+HEX_LABEL_PX = """() => Math.min(...[...document.querySelectorAll('.meso-coords')].map(
+    text => parseFloat(getComputedStyle(text).fontSize) * text.getScreenCTM().a))"""
+
+
+@pytest.fixture
+def phone(browser: Browser):
+    with console_checked_page(browser, viewport=PHONE, is_mobile=True, has_touch=True) as page:
+        yield page
+
+
+def play(match, players, rng: random.Random, *, until) -> None:
+    """Random legal moves for every seat through the services until ``until()`` holds or the game ends."""
+    game = match.game_obj
+    while not until():
+        match.refresh_from_db()
+        state = game.load(match.state)
+        if game.is_over(state):
+            return
+        seat = game.to_act(state)[0]
+        services.move_submit(match_id=match.pk, move=rng.choice(game.legal_moves(state, seat)),
+                             expected_version=match.version, user=players[seat])
+
+
+def test_the_places_the_log_names_can_be_found_and_read_on_a_phone(phone, live_server, alice, bob, monkeypatch):
+    monkeypatch.setattr(services, "new_seed", lambda: 1)
+    jeexa = start_timed_match(alice, bob, clock=ClockSpec(), game="jeexa")
+    play(jeexa, [alice, bob], random.Random(1),
+         until=lambda: MoveRecord.objects.filter(match=jeexa, notation__startswith="steal").count() >= 2)
+    mesopotamia = start_timed_match(alice, bob, clock=ClockSpec(), game="mesopotamia")
+    play(mesopotamia, [alice, bob], random.Random(1), until=lambda: False)  # to the end: the map grown tall
+    log_in(phone, live_server.url, "alice")
+
+    phone.goto(live_server.url + reverse("match_detail", args=[jeexa.pk]))
+    puzzles = phone.evaluate(PUZZLE_NUMBERS)
+    assert len(puzzles) >= 3, "Alice's, Bob's and the last hand's"
+    for placed, square, smallest in puzzles:
+        assert placed and square and smallest >= SMALLEST_READABLE_PX, puzzles
+
+    phone.goto(live_server.url + reverse("match_detail", args=[mesopotamia.pk]))
+    assert phone.evaluate(HEX_LABEL_PX) >= SMALLEST_READABLE_PX
