@@ -7,6 +7,7 @@ from django.utils.html import format_html, format_html_join
 
 from accounts.forms import ProfileForm, offer_current_zone
 from accounts.models import User
+from accounts.services import user_deactivate
 from games import services
 from games.models import Seat
 
@@ -43,6 +44,9 @@ class UserAdmin(BaseUserAdmin):
         if change and NOTIFICATION_SETTINGS & set(form.changed_data):
             # As on the profile: the pending digest and the reminders follow the new settings.
             services.notification_settings_changed(user_id=obj.pk)
+        if change and "is_active" in form.changed_data and not obj.is_active:
+            # No match may go on waiting for a player who can no longer sign in.
+            user_deactivate(user_id=obj.pk, actor=request.user)
 
     def get_deleted_objects(self, objs, request):
         """A player who ever had a seat (or whose seat the AI took over) cannot be deleted: the

@@ -1,0 +1,35 @@
+"""Writes to an account that reach into other players' matches."""
+
+from __future__ import annotations
+
+from django.db import transaction
+
+from accounts.models import User
+from games import services
+from games.models import Match, Seat, Status
+
+
+@transaction.atomic
+def user_deactivate(*, user_id: int, actor: User | None) -> User:
+    """Close a player's account (no sign-in, no more messages) so that no match waits for them:
+    every match still waiting for players that they created, joined or were invited to is
+    cancelled, as a declined invitation cancels it, and in every match in play the AI takes
+    their seat, whatever the clock (without one the match would wait for ever). The others
+    are told why: the cancelled match's email, the move log's line about the seat."""
+    user = User.objects.select_for_update().get(pk=user_id)
+    if user.is_active:
+        user.is_active = False
+        user.save(update_fields=["is_active"])
+    reason = f"{user.public_name}'s account was closed"
+    live = Seat.objects.filter(user=user, match__status__in=[Status.OPEN, Status.ACTIVE]).values("match_id")
+    # Locked first, in one order: no join, move or staff action changes them between the look and the change.
+    for match in Match.objects.select_for_update().filter(pk__in=live).order_by("pk"):
+        seat = match.seats.filter(user=user).first()
+        if seat is None:
+            continue
+        if match.status == Status.OPEN:
+            services.match_abort(match_id=match.pk, actor=actor, reason=reason)
+        elif match.status == Status.ACTIVE:
+            services.seat_replace_by_ai(match_id=match.pk, seat_number=seat.number,
+                                        level=max(match.game_obj.ai_levels), actor=actor, reason=reason)
+    return user
