@@ -98,26 +98,40 @@ document.addEventListener("htmx:afterSettle", () => {
 });
 
 // A server error (5xx) or no connection: htmx swaps nothing in, so a click would seem to do
-// nothing at all. Say what happened, on top of the page wherever it is scrolled to. A poll
-// that could not get through is over once any answer comes; a lost move or a server error
-// only once the page is redrawn or an action goes through (the poll's "nothing changed"
-// does neither, so it does not clear those).
+// nothing at all. Say what happened, on top of the page wherever it is scrolled to. What the
+// poll met is over once any answer comes (and never hides what a click met); what a click met
+// only once the page is redrawn or an action goes through (the poll's "nothing changed" does
+// neither, so it does not clear those).
 const REQUEST_PROBLEMS = {
+  move: "Something went wrong on our side, so your move may not have been made. Try it again.",
   server: "Something went wrong on our side. Reload the page to see the match as it stands.",
   refused: "The site could not read that request, so nothing was done. Reload the page and try again.",
   action: "Your last click did not reach the site, so nothing was done. Check your connection and try again.",
   connection: "The site cannot be reached just now. Check your connection; this page catches up once it is back.",
+  unavailable: "The site is not answering just now. This page catches up once it is back.",
 };
+const POLL_PROBLEMS = new Set(["connection", "unavailable"]);
+
+function isPoll(element) {
+  return element instanceof Element && element.matches('[hx-trigger^="every"]');
+}
 
 function showProblem(kind, text) {
   const problem = document.getElementById("request-problem");
-  if (problem) {
-    document.getElementById("request-problem-text").textContent = text || REQUEST_PROBLEMS[kind];
-    problem.dataset.kind = kind;
-    problem.hidden = false;
-  }
+  if (!problem || (POLL_PROBLEMS.has(kind) && !problem.hidden && !POLL_PROBLEMS.has(problem.dataset.kind))) return;
+  document.getElementById("request-problem-text").textContent = text || REQUEST_PROBLEMS[kind];
+  problem.dataset.kind = kind;
+  problem.hidden = false;
 }
-document.addEventListener("htmx:responseError", () => showProblem("server"));
+
+// What went wrong, said for a move, for the poll, or for any other click (the replay's steps).
+function showFailure(detail, kinds) {
+  const [move, poll, other] = kinds;
+  const verb = detail.requestConfig ? detail.requestConfig.verb : "get";
+  showProblem(verb === "post" ? move : isPoll(detail.elt) ? poll : other);
+}
+document.addEventListener("htmx:responseError", (event) => showFailure(event.detail, ["move", "unavailable", "server"]));
+document.addEventListener("htmx:sendError", (event) => showFailure(event.detail, ["action", "connection", "action"]));
 document.addEventListener("click", (event) => {
   if (event.target.closest("#request-problem .dismiss")) document.getElementById("request-problem").hidden = true;
 });
@@ -138,10 +152,6 @@ document.addEventListener("htmx:beforeSwap", (event) => {
     showProblem("refused");
   }
 });
-document.addEventListener("htmx:sendError", (event) => {
-  const verb = event.detail.requestConfig ? event.detail.requestConfig.verb : "get";
-  showProblem(verb === "get" ? "connection" : "action");
-});
 
 // A refused move says why at the top of the status, which a player who clicked low on a
 // tall board (Mecca's 11 rows on a phone) has scrolled out of sight: the tap would seem to
@@ -156,9 +166,10 @@ document.addEventListener("htmx:afterSettle", () => {
 
 document.addEventListener("htmx:afterRequest", (event) => {
   const problem = document.getElementById("request-problem");
-  const status = event.detail.xhr ? event.detail.xhr.status : 0;
-  if (!problem || problem.hidden || !status || status >= 500 || unreadable.has(event.detail.xhr)) return;
-  if (problem.dataset.kind === "connection" || status !== 204) problem.hidden = true;
+  const xhr = event.detail.xhr;
+  const status = xhr ? xhr.status : 0;
+  if (!problem || problem.hidden || !status || status >= 500 || unreadable.has(xhr)) return;
+  if (POLL_PROBLEMS.has(problem.dataset.kind) || status !== 204) problem.hidden = true;
 });
 
 // A Jeexa puzzle or a Mesopotamia map wider than its box scrolls inside it (on a phone, say):

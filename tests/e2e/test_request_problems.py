@@ -49,7 +49,7 @@ def test_a_server_error_or_a_lost_connection_on_a_move_is_said_and_the_next_answ
     page.route(move_url, lambda route: route.fulfill(status=500, body="boom"))
     page.locator("#board button[name=move]").first.click()
     expect(page.locator("#request-problem-text")).to_have_text(
-        "Something went wrong on our side. Reload the page to see the match as it stands.")
+        "Something went wrong on our side, so your move may not have been made. Try it again.")
     page.wait_for_timeout(POLLS_SECONDS * 1000)  # the polls' "nothing changed" do not clear it
     expect(problem).to_be_visible()
 
