@@ -97,13 +97,14 @@ document.addEventListener("htmx:afterSettle", () => {
   if (next) next.focus({ preventScroll: true });
 });
 
-// A server error (5xx) or no connection: htmx swaps nothing in, so a click would seem to do
-// nothing at all. Say what happened, on top of the page wherever it is scrolled to. What the
-// poll met is over once any answer comes (and never hides what a click met); what a click met
-// only once the page is redrawn or an action goes through (the poll's "nothing changed" does
-// neither, so it does not clear those).
+// A server error (5xx), no connection or no answer in time: htmx swaps nothing in, so a click
+// would seem to do nothing at all. Say what happened, on top of the page wherever it is
+// scrolled to. What the poll met is over once any answer comes (and never hides what a click
+// met); what a click met only once the page is redrawn, an action goes through or the next
+// move is sent (the poll's "nothing changed" does none of these, so it does not clear those).
 const REQUEST_PROBLEMS = {
   move: "Something went wrong on our side, so your move may not have been made. Try it again.",
+  slowMove: "The site took too long to answer, so your move may not have been made. Try it again.",
   server: "Something went wrong on our side. Reload the page to see the match as it stands.",
   refused: "The site could not read that request, so nothing was done. Reload the page and try again.",
   action: "Your last click did not reach the site, so nothing was done. Check your connection and try again.",
@@ -132,6 +133,7 @@ function showFailure(detail, kinds) {
 }
 document.addEventListener("htmx:responseError", (event) => showFailure(event.detail, ["move", "unavailable", "server"]));
 document.addEventListener("htmx:sendError", (event) => showFailure(event.detail, ["action", "connection", "action"]));
+document.addEventListener("htmx:timeout", (event) => showFailure(event.detail, ["slowMove", "connection", "action"]));
 document.addEventListener("click", (event) => {
   if (event.target.closest("#request-problem .dismiss")) document.getElementById("request-problem").hidden = true;
 });
@@ -153,6 +155,54 @@ document.addEventListener("htmx:beforeSwap", (event) => {
   }
 });
 
+// A move on its way (a slow line, a busy server) is said after a moment, and nothing else is
+// sent until its answer comes. A second click meanwhile was a second move made on the same
+// board (Mesopotamia's hexes post apart from its move buttons), refused, or played instead of
+// the first had it arrived first; a click on another square waited, and went out by itself if
+// the first failed. And a poll sent before the move but answered before it redrew the board
+// as it was, and the move's own answer, meant for the board just replaced, was lost: the move
+// seemed not made. So an answer to any request sent before the latest move is not shown.
+const SENDING_SAID_AFTER_MS = 300;  // a quick answer does not flash it
+let moveOnItsWay = null;
+let sendingSaid = null;
+let requestsSent = 0;
+let lastMoveSent = 0;
+const sentAs = new WeakMap();
+
+function saySending(said) {
+  const notice = document.getElementById("request-pending");
+  if (notice) notice.hidden = !said;
+}
+
+document.addEventListener("htmx:confirm", (event) => {
+  if (!moveOnItsWay) return;
+  event.preventDefault();
+  if (!isPoll(event.detail.elt)) saySending(true);  // the click did something: it met the move under way
+});
+document.addEventListener("htmx:beforeSend", (event) => {
+  const xhr = event.detail.xhr;
+  sentAs.set(xhr, ++requestsSent);
+  if (event.detail.requestConfig.verb !== "post") return;
+  lastMoveSent = requestsSent;
+  moveOnItsWay = xhr;
+  const problem = document.getElementById("request-problem");
+  if (problem) problem.hidden = true;  // a try again: its own answer says how it went
+  sendingSaid = setTimeout(() => saySending(true), SENDING_SAID_AFTER_MS);
+  // At the very end, however it ended: an answer, an error, no connection or no answer in time.
+  xhr.addEventListener("loadend", () => {
+    moveOnItsWay = null;
+    clearTimeout(sendingSaid);
+    saySending(false);
+  });
+});
+const outdated = new WeakSet();
+document.addEventListener("htmx:beforeSwap", (event) => {
+  if ((sentAs.get(event.detail.xhr) || 0) < lastMoveSent) {
+    event.detail.shouldSwap = false;
+    outdated.add(event.detail.xhr);
+  }
+});
+
 // A refused move says why at the top of the status, which a player who clicked low on a
 // tall board (Mecca's 11 rows on a phone) has scrolled out of sight: the tap would seem to
 // do nothing. Then the reason is also said on top of the screen, until the next answer.
@@ -169,7 +219,7 @@ document.addEventListener("htmx:afterRequest", (event) => {
   const xhr = event.detail.xhr;
   const status = xhr ? xhr.status : 0;
   if (!problem || problem.hidden || !status || status >= 500 || unreadable.has(xhr)) return;
-  if (POLL_PROBLEMS.has(problem.dataset.kind) || status !== 204) problem.hidden = true;
+  if (POLL_PROBLEMS.has(problem.dataset.kind) || (status !== 204 && !outdated.has(xhr))) problem.hidden = true;
 });
 
 // A Jeexa puzzle or a Mesopotamia map wider than its box scrolls inside it (on a phone, say):
