@@ -23,6 +23,8 @@ REASONS = {
     "blocked": "No colour could place a pilgrim any more.",
     "emptied": "A player had placed all his pilgrims, so the round was completed.",
 }
+# After the name of the one player with an empty hand at the end, as the result names them.
+PLACED_ALL = "placed all their pilgrims, so the round was completed."
 
 
 def present(view: dict, seat: int | None, legal: list[str]) -> dict:
@@ -45,7 +47,7 @@ def present(view: dict, seat: int | None, legal: list[str]) -> dict:
         "prompt": _prompt(view, acting),
         "notes": _notes(view),
         "scores": _scores(view, seat),
-        "reason": REASONS.get(view["reason"], ""),
+        **_reason(view),
         "purple_in_play": view["purple_in_play"],
     }
 
@@ -179,6 +181,16 @@ def _notes(view: dict) -> list[str]:
         notes.append(line + ".")
     notes += [f"{colour.capitalize()} could not place and passed." for colour in view["passed"]]
     return notes
+
+
+def _reason(view: dict) -> dict:
+    """Why the game ended; ``emptied_by`` is the player who placed all their pilgrims (counted
+    from 1, with their colours) when that was one player, whom the template names."""
+    emptied = [score for score in view["scores"] if score["placed_all"]]
+    if view["reason"] == "emptied" and len(emptied) == 1:
+        by = {"player": emptied[0]["seat"] + 1, "colours": " and ".join(emptied[0]["colours"])}
+        return {"reason": PLACED_ALL, "emptied_by": by}
+    return {"reason": REASONS.get(view["reason"], ""), "emptied_by": None}
 
 
 def _scores(view: dict, seat: int | None) -> list[dict]:
