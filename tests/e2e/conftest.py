@@ -69,6 +69,16 @@ def page(browser: Browser) -> Iterator[Page]:
         yield page
 
 
+PHONE = {"width": 390, "height": 844}
+
+
+@pytest.fixture
+def phone(browser: Browser) -> Iterator[Page]:
+    """A page as a phone shows it: 390 px wide, touch."""
+    with console_checked_page(browser, viewport=PHONE, is_mobile=True, has_touch=True) as page:
+        yield page
+
+
 @pytest.fixture
 def celery_worker(live_server):
     """A real worker in a thread, consuming from the Redis broker the settings name.

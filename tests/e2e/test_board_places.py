@@ -8,18 +8,15 @@ import random
 
 import pytest
 from django.urls import reverse
-from playwright.sync_api import Browser
 
 from games import services
 from games.models import MoveRecord
 from games.services import ClockSpec
-from tests.e2e.conftest import console_checked_page
 from tests.e2e.pages import log_in
-from tests.games.conftest import start_timed_match
+from tests.games.conftest import play_random_moves, start_timed_match
 
 pytestmark = [pytest.mark.e2e]
 
-PHONE = {"width": 390, "height": 844}
 SMALLEST_READABLE_PX = 9
 # Per puzzle: whether each number sits over its column or beside its row, every cell stays square
 # (so the pieces still join), and the smallest number's size in CSS pixels.
@@ -45,32 +42,13 @@ HEX_LABEL_PX = """() => Math.min(...[...document.querySelectorAll('.meso-coords'
     text => parseFloat(getComputedStyle(text).fontSize) * text.getScreenCTM().a))"""
 
 
-@pytest.fixture
-def phone(browser: Browser):
-    with console_checked_page(browser, viewport=PHONE, is_mobile=True, has_touch=True) as page:
-        yield page
-
-
-def play(match, players, rng: random.Random, *, until) -> None:
-    """Random legal moves for every seat through the services until ``until()`` holds or the game ends."""
-    game = match.game_obj
-    while not until():
-        match.refresh_from_db()
-        state = game.load(match.state)
-        if game.is_over(state):
-            return
-        seat = game.to_act(state)[0]
-        services.move_submit(match_id=match.pk, move=rng.choice(game.legal_moves(state, seat)),
-                             expected_version=match.version, user=players[seat])
-
-
 def test_the_places_the_log_names_can_be_found_and_read_on_a_phone(phone, live_server, alice, bob, monkeypatch):
     monkeypatch.setattr(services, "new_seed", lambda: 1)
     jeexa = start_timed_match(alice, bob, clock=ClockSpec(), game="jeexa")
-    play(jeexa, [alice, bob], random.Random(1),
+    play_random_moves(jeexa, [alice, bob], random.Random(1),
          until=lambda: MoveRecord.objects.filter(match=jeexa, notation__startswith="steal").count() >= 2)
     mesopotamia = start_timed_match(alice, bob, clock=ClockSpec(), game="mesopotamia")
-    play(mesopotamia, [alice, bob], random.Random(1), until=lambda: False)  # to the end: the map grown tall
+    play_random_moves(mesopotamia, [alice, bob], random.Random(1))  # to the end: the map grown tall
     log_in(phone, live_server.url, "alice")
 
     phone.goto(live_server.url + reverse("match_detail", args=[jeexa.pk]))

@@ -7,18 +7,17 @@ import random
 
 import pytest
 from django.urls import reverse
-from playwright.sync_api import Browser, expect
+from playwright.sync_api import expect
 
 from games import services
 from games.services import ClockSpec
 from tests.conftest import make_user
-from tests.e2e.conftest import console_checked_page
+from tests.e2e.conftest import PHONE
 from tests.e2e.pages import log_in
-from tests.games.conftest import start_timed_match
+from tests.games.conftest import play_random_moves, start_timed_match
 
 pytestmark = [pytest.mark.e2e]
 
-PHONE = {"width": 390, "height": 844}
 # Elements reaching past the right edge, except inside a box that scrolls sideways itself.
 OVERFLOWING = """() => {
     const inScrollBox = e => {
@@ -83,26 +82,6 @@ SEED = 5  # every match gets it: the finished 8-player Jeexa then has a puzzle w
 GAMES = {"mancala": 2, "mecca": 6, "jeexa": 8, "mesopotamia": 4}
 
 
-@pytest.fixture
-def phone(browser: Browser):
-    with console_checked_page(browser, viewport=PHONE, is_mobile=True, has_touch=True) as page:
-        yield page
-
-
-def played_to_the_end(match, players) -> None:
-    """Random legal moves for every seat until the game is over (its score table shows)."""
-    game, rng = match.game_obj, random.Random(match.seed)
-    for _ in range(game.playout_limit):
-        match.refresh_from_db()
-        state = game.load(match.state)
-        if game.is_over(state):
-            return
-        seat = game.to_act(state)[0]
-        services.move_submit(match_id=match.pk, move=rng.choice(game.legal_moves(state, seat)),
-                             expected_version=match.version, user=players[seat])
-    raise AssertionError("the game did not end")
-
-
 def test_no_page_scrolls_sideways_on_a_phone(phone, live_server, db, monkeypatch):
     monkeypatch.setattr(services, "new_seed", lambda: SEED)
     viewer = make_user("petra", display_name="Petra")
@@ -115,7 +94,7 @@ def test_no_page_scrolls_sideways_on_a_phone(phone, live_server, db, monkeypatch
     matches["mesopotamia-2"] = start_timed_match(viewer, others[1], clock=ClockSpec(), game="mesopotamia")
     for slug in ("mecca", "jeexa", "mesopotamia"):  # their final scores and tables, and a map grown wide
         finished = start_timed_match(viewer, *others[: GAMES[slug] - 1], clock=ClockSpec(), game=slug)
-        played_to_the_end(finished, [viewer, *others])
+        assert play_random_moves(finished, [viewer, *others], random.Random(finished.seed)), "the game did not end"
         matches[f"{slug}-over"] = finished
     log_in(phone, live_server.url, "petra")
 

@@ -31,6 +31,24 @@ def clock(monkeypatch):
     return fake
 
 
+def play_random_moves(match, players, rng, *, until=lambda: False, limit: int | None = None) -> bool:
+    """Random legal moves through ``move_submit``, ``players[seat]`` making each seat's, until
+    ``until()`` holds, ``limit`` moves are made or the game is over; whether it is over."""
+    game = match.game_obj
+    for _ in range(game.playout_limit if limit is None else limit):
+        match.refresh_from_db()
+        state = game.load(match.state)
+        if game.is_over(state):
+            return True
+        if until():
+            return False
+        seat = game.to_act(state)[0]
+        services.move_submit(match_id=match.pk, move=rng.choice(game.legal_moves(state, seat)),
+                             expected_version=match.version, user=players[seat])
+    match.refresh_from_db()
+    return game.is_over(game.load(match.state))
+
+
 PER_MOVE_2_DAYS = ClockSpec(time_control="per_move", days_per_move=2)
 
 

@@ -21,7 +21,7 @@ from games import services
 from games.models import Match, MatchEvent, MoveRecord, Notification, Seat, Status
 from games.services import ClockSpec, SeatSpec
 from tests.conftest import make_user, start_match
-from tests.games.conftest import start_timed_match
+from tests.games.conftest import play_random_moves, start_timed_match
 from tests.games.test_views import play_moves
 
 CHANGELIST = reverse("admin:games_match_changelist")
@@ -578,13 +578,7 @@ def test_a_matchs_change_page_makes_as_many_queries_for_six_seats_as_for_two(sta
 
 def test_a_long_matchs_page_lists_its_latest_moves_and_links_to_all_of_them(staff_client, alice, bob, carol):
     match = start_timed_match(alice, bob, carol, clock=ClockSpec(), game="jeexa")
-    game, rng, users = match.game_obj, random.Random(3), [alice, bob, carol]
-    for _ in range(60):
-        match.refresh_from_db()
-        state = game.load(match.state)
-        seat = game.to_act(state)[0]
-        services.move_submit(match_id=match.pk, move=rng.choice(game.legal_moves(state, seat)),
-                             expected_version=match.version, user=users[seat])
+    play_random_moves(match, [alice, bob, carol], random.Random(3), limit=60)
 
     response = staff_client.get(reverse("admin:games_match_change", args=[match.pk]))
 

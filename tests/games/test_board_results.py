@@ -14,6 +14,7 @@ from django.utils.html import strip_tags
 from games import services
 from games.models import Match, MoveRecord, Notification, names_in_words, seat_names
 from games.services import ClockSpec, SeatSpec
+from tests.games.conftest import play_random_moves
 
 # Where each board names the winners: a sentence, or Mecca's score rows marked "wins".
 BOARD_WINNERS = {
@@ -183,13 +184,8 @@ def test_a_board_says_nobody_is_to_act_once_a_resignation_ended_the_match(client
 def test_every_jeexa_puzzle_numbers_its_columns_and_rows_as_the_log_names_places(client, alice, bob, monkeypatch):
     """The log says "steals the red 1 at -1,0 from Alice", but no puzzle showed where -1,0 was."""
     match = new_match("jeexa", alice, bob, seed=1, monkeypatch=monkeypatch)
-    game, users, rng = match.game_obj, {0: alice, 1: bob}, random.Random(1)
-    while MoveRecord.objects.filter(match=match, notation__startswith="steal").count() < 2:
-        match.refresh_from_db()
-        state = game.load(match.state)
-        seat = game.to_act(state)[0]
-        services.move_submit(match_id=match.pk, move=rng.choice(game.legal_moves(state, seat)),
-                             expected_version=match.version, user=users[seat])
+    play_random_moves(match, [alice, bob], random.Random(1),
+                      until=lambda: MoveRecord.objects.filter(match=match, notation__startswith="steal").count() >= 2)
 
     _result, board = result_and_board(client, match, alice)
 
