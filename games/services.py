@@ -128,6 +128,11 @@ class ServiceError(Exception):
         self.message = message
 
 
+class AlreadyDone(ServiceError):
+    """What was asked is so already (Join or Accept pressed twice, a second tab): the page
+    shows the match with these words, not a refusal."""
+
+
 class MoveRejected(ServiceError):
     status = 422
 
@@ -637,7 +642,8 @@ def creator_seats(*, seats: list[SeatSpec], position: str) -> list[SeatSpec]:
     return [*seats[:index], SeatSpec("creator"), *seats[index:]]
 
 
-def _no_longer_open(match: Match, seats: list[Seat], user: User, *, joining: bool = False) -> ServiceError:
+def _no_longer_open(match: Match, seats: list[Seat], user: User, *, joining: bool = False,
+                    accepting: bool = False) -> ServiceError:
     """Why a match that was open a moment ago takes no join, acceptance or withdrawal now,
     in the words of what happened (a race lost, a second tab, a creator who withdrew)."""
     seat = _seat_of(seats, user)
@@ -645,7 +651,8 @@ def _no_longer_open(match: Match, seats: list[Seat], user: User, *, joining: boo
         return ServiceError(SEAT_TAKEN)
     if match.status == Status.ACTIVE and seat.accepted and (joining or seat.user_id != match.created_by_id):
         # "Join" pressed twice took a seat, it accepted no invitation.
-        return ServiceError(f"{ALREADY_SEATED if joining else ALREADY_ACCEPTED} {NOT_OPEN_ANY_MORE[Status.ACTIVE]}")
+        error = AlreadyDone if joining or accepting else ServiceError  # a Decline is refused
+        return error(f"{ALREADY_SEATED if joining else ALREADY_ACCEPTED} {NOT_OPEN_ANY_MORE[Status.ACTIVE]}")
     if match.status == Status.ABORTED:  # say why: "Bob declined the invitation, so the match is cancelled."
         ended = match.events.filter(to_status=Status.ABORTED).exclude(from_status=Status.ABORTED).last()
         if ended is not None:
@@ -660,7 +667,7 @@ def match_join(*, match_id: int, user: User) -> Match:
     if match.status != Status.OPEN:
         raise _no_longer_open(match, seats, user, joining=True)
     if mine := _seat_of(seats, user):
-        raise ServiceError(ALREADY_SEATED if mine.accepted else ACCEPT_INSTEAD)
+        raise AlreadyDone(ALREADY_SEATED) if mine.accepted else ServiceError(ACCEPT_INSTEAD)
     seat = next((seat for seat in seats if seat.is_open), None)
     if seat is None:
         raise ServiceError(NO_OPEN_SEAT)
@@ -671,30 +678,32 @@ def match_join(*, match_id: int, user: User) -> Match:
     return match
 
 
-def _already_answered(match: Match, user: User) -> ServiceError:
+def _already_answered(match: Match, user: User, *, accepting: bool) -> ServiceError:
     """Accept or Decline pressed by someone whose seat is taken already: its creator, or an
-    invited player who said yes before."""
-    return ServiceError(YOUR_OWN_MATCH if match.created_by_id == user.pk else ALREADY_ACCEPTED)
+    invited player who said yes before (to whom a second Accept is no error)."""
+    if match.created_by_id == user.pk:
+        return ServiceError(YOUR_OWN_MATCH)
+    return AlreadyDone(ALREADY_ACCEPTED) if accepting else ServiceError(ALREADY_ACCEPTED)
 
 
-def _invitation_to_answer(match_id: int, user: User) -> tuple[Match, list[Seat], Seat]:
+def _invitation_to_answer(match_id: int, user: User, *, accepting: bool) -> tuple[Match, list[Seat], Seat]:
     """The locked match, its seats and the user's seat, for Accept or Decline: refused
     when the match is no longer open or the user has no invitation still to answer."""
     match = _lock_match(match_id)
     seats = _seats_locked(match)
     if match.status != Status.OPEN:
-        raise _no_longer_open(match, seats, user)
+        raise _no_longer_open(match, seats, user, accepting=accepting)
     seat = _seat_of(seats, user)
     if seat is None:
         raise NotAllowed(NO_INVITATION)
     if seat.accepted:
-        raise _already_answered(match, user)
+        raise _already_answered(match, user, accepting=accepting)
     return match, seats, seat
 
 
 @transaction.atomic
 def match_accept(*, match_id: int, user: User) -> Match:
-    match, seats, seat = _invitation_to_answer(match_id, user)
+    match, seats, seat = _invitation_to_answer(match_id, user, accepting=True)
     seat.accepted = True
     seat.save(update_fields=["accepted"])
     _record_event(match, reason=f"{user.public_name} accepted the invitation.", actor=user)
@@ -704,7 +713,7 @@ def match_accept(*, match_id: int, user: User) -> Match:
 
 @transaction.atomic
 def match_decline(*, match_id: int, user: User) -> Match:
-    match, seats, _seat = _invitation_to_answer(match_id, user)
+    match, seats, _seat = _invitation_to_answer(match_id, user, accepting=False)
     why = f"{user.public_name} declined the invitation, so the match is cancelled."
     _set_status(match, Status.ABORTED, reason=why, actor=user, in_log=True)
     match.finished_at = timezone.now()  # finished matches are listed by when they ended

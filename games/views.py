@@ -309,6 +309,9 @@ def _match_action(service, success: str, *, for_outsiders: bool = False):
             raise MatchHidden(NOT_FOUND)
         try:
             service(match_id=pk, user=request.user)
+        except services.AlreadyDone as done:  # pressed twice: the first press did it
+            messages.info(request, done.message)
+            return redirect("match_detail", pk=pk)
         except services.ServiceError as error:
             # Asked again: a lost race for the last seat takes the match out of sight.
             visible = selectors.match_for_viewer(pk, request.user) is not None

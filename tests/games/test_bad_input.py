@@ -19,6 +19,7 @@ from accounts.views import OUT_OF_DATE
 from games import services
 from games.models import Match, MoveRecord, Seat
 from games.services import (
+    ALREADY_ACCEPTED,
     ALREADY_SEATED,
     NOT_FINISHED,
     NOT_STARTED,
@@ -205,7 +206,6 @@ def test_a_move_before_the_match_started_is_refused_in_words(alice, invited):
 
 
 @pytest.mark.parametrize(("name", "who", "message"), [
-    ("match_join", "alice", ALREADY_SEATED),
     ("match_accept", "alice", YOUR_OWN_MATCH),
     ("match_cancel", "bob", ONLY_CREATOR_CANCELS),
     ("match_rematch", "alice", NOT_FINISHED),
@@ -218,6 +218,27 @@ def test_an_action_the_match_does_not_allow_is_refused_in_words(alice, bob, invi
     assert message in response.content.decode() and "site.css" in response.content.decode()
     assert not NOT_PLAIN.search(said(response))
     assert stored() == before
+
+
+@pytest.mark.parametrize("starts", [False, True], ids=["still-open", "started"])
+def test_join_or_accept_pressed_twice_shows_the_match_with_words_not_a_refusal(alice, bob, carol, starts):
+    """A double click or a second tab: the first press did what was asked, so the second
+    (whose answer is the page the browser shows) lands on the match, not on an error page."""
+    seats = [SeatSpec("creator"), SeatSpec("user", username=bob.username), SeatSpec("open"),
+             *([] if starts else [SeatSpec("open")])]
+    match = services.match_create(creator=alice, game_slug="jeexa", options={}, seats=seats)
+    services.match_accept(match_id=match.pk, user=bob)
+    services.match_join(match_id=match.pk, user=carol)
+    before = stored()
+    for who, name, message in ((bob, "match_accept", ALREADY_ACCEPTED), (carol, "match_join", ALREADY_SEATED),
+                               (alice, "match_join", ALREADY_SEATED)):
+        response = client_of(who).post(reverse(name, args=[match.pk]), follow=True)
+        assert response.redirect_chain == [(reverse("match_detail", args=[match.pk]), 302)], name
+        assert message in said(response) and "site.css" in response.content.decode()
+    assert stored() == before
+    # A Decline after the Accept is no repeat: it is refused.
+    response = client_of(bob).post(reverse("match_decline", args=[match.pk]))
+    assert 400 <= response.status_code < 500 and ALREADY_ACCEPTED in said(response)
 
 
 @pytest.mark.parametrize("accepting", ["abc", "", LONG, "9" * 30, "-1", "²", str(MISSING)])

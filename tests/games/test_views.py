@@ -501,7 +501,7 @@ def test_resign_asks_first_and_goes_away_in_the_fragment_that_ends_the_match(ali
 
 
 def test_a_refused_action_says_why(alice_client, match):
-    response = alice_client.post(reverse("match_join", args=[match.pk]))
+    response = alice_client.post(reverse("match_cancel", args=[match.pk]))
     assert response.status_code == 400
     assert "This match has already started." in response.content.decode()
 
