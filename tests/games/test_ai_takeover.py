@@ -158,9 +158,15 @@ def take_over(match: Match, seat: Seat, how: str, staff: User) -> None:
 
 def assert_played_legally(match: Match) -> None:
     """Every move recorded once, in order, each legal where it was played: the replay of the
-    records is the stored position."""
-    match.refresh_from_db()
-    records = list(MoveRecord.objects.filter(match=match).order_by("ply"))
+    records is the stored position. The next AI seat may be moving meanwhile: the records are
+    read between two reads of the same version (a move commits its record and version together)."""
+    for _ in range(100):
+        match.refresh_from_db()
+        version = match.version
+        records = list(MoveRecord.objects.filter(match=match).order_by("ply"))
+        match.refresh_from_db()
+        if match.version == version:
+            break
     assert [record.ply for record in records] == list(range(match.version))
     game = match.game_obj
     assert game.dump(replay_state(match, records)) == match.state
