@@ -98,8 +98,7 @@ def _visible_to(user: User) -> Q:
 def match_for_viewer(match_id: int, user: User) -> Match | None:
     """A match the user may look at, with seats and who played a seat before the AI took it
     (the seat list and the replay name them); ``None`` otherwise."""
-    seats = Seat.objects.select_related("user", "former_user")
-    return Match.objects.filter(_visible_to(user), pk=match_id).prefetch_related(Prefetch("seats", seats)).first()
+    return _with_seats(Match.objects.filter(_visible_to(user), pk=match_id)).first()
 
 
 def match_moves(match: Match) -> list[MoveRecord]:
