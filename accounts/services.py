@@ -21,15 +21,14 @@ def user_deactivate(*, user_id: int, actor: User | None) -> User:
         user.is_active = False
         user.save(update_fields=["is_active"])
     reason = f"{user.public_name}'s account was closed"
-    live = Seat.objects.filter(user=user, match__status__in=[Status.OPEN, Status.ACTIVE]).values("match_id")
+    # A player's seat number never changes; the match's status may, so it is read under the lock.
+    seats = dict(Seat.objects.filter(user=user, match__status__in=[Status.OPEN, Status.ACTIVE])
+                 .values_list("match_id", "number"))
     # Locked first, in one order: no join, move or staff action changes them between the look and the change.
-    for match in Match.objects.select_for_update().filter(pk__in=live).order_by("pk"):
-        seat = match.seats.filter(user=user).first()
-        if seat is None:
-            continue
+    for match in Match.objects.select_for_update().filter(pk__in=seats).order_by("pk"):
         if match.status == Status.OPEN:
             services.match_abort(match_id=match.pk, actor=actor, reason=reason)
         elif match.status == Status.ACTIVE:
-            services.seat_replace_by_ai(match_id=match.pk, seat_number=seat.number,
+            services.seat_replace_by_ai(match_id=match.pk, seat_number=seats[match.pk],
                                         level=max(match.game_obj.ai_levels), actor=actor, reason=reason)
     return user
