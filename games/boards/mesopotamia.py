@@ -103,6 +103,8 @@ def _map(view: dict, legal: list[str]) -> dict:
     width, height = max(xs) - min(xs) + 2 * pad, max(ys) - min(ys) + 2 * pad
     return {
         "viewbox": f"{left:.0f} {top:.0f} {width:.0f} {height:.0f}",
+        "left": f"{left:.0f}",  # where the sea drawn under the hexes starts
+        "top": f"{top:.0f}",
         "width": f"{width:.0f}",  # a phone draws the map at this size and scrolls it (site.css)
         "height": f"{height:.0f}",
         "hexes": hexes,

@@ -1,6 +1,6 @@
 """On a phone a player finds on the board the places the move log names: Jeexa's "at -1,0" by
 the numbers along each puzzle's top and left, Mesopotamia's "to -3,2" by the label in the hex,
-each large enough to read."""
+each large enough to read; on a desktop too, however far the map has grown."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ from django.urls import reverse
 from games import services
 from games.models import MoveRecord
 from games.services import ClockSpec
+from tests.e2e.conftest import PHONE, console_checked_page
 from tests.e2e.pages import log_in
 from tests.games.conftest import play_random_moves, start_timed_match
 
@@ -40,6 +41,17 @@ PUZZLE_NUMBERS = """() => [...document.querySelectorAll('.jx-grid')].map(grid =>
 # The smallest hex label as drawn: its font size times the map's scale.
 HEX_LABEL_PX = """() => Math.min(...[...document.querySelectorAll('.meso-coords')].map(
     text => parseFloat(getComputedStyle(text).fontSize) * text.getScreenCTM().a))"""
+# The map's labels as drawn at its own size, what a phone shows of a grown map.
+MAP_LABEL_PX = 11
+# Whether the map scrolls sideways in its box, and its height as drawn.
+MAP_BOX = """() => {
+    const map = document.querySelector('.meso-map');
+    return [map.scrollWidth > map.clientWidth + 1, document.querySelector('.meso-svg').getBoundingClientRect().height];
+}"""
+MAP_FITS_PX = 42 * 16  # a small map is drawn no higher than 42rem
+SCREENS = {"1280x800": {"viewport": {"width": 1280, "height": 800}},
+           "1920x1080": {"viewport": {"width": 1920, "height": 1080}},
+           "phone": {"viewport": PHONE, "is_mobile": True, "has_touch": True}}
 
 
 def test_the_places_the_log_names_can_be_found_and_read_on_a_phone(phone, live_server, alice, bob, monkeypatch):
@@ -59,3 +71,24 @@ def test_the_places_the_log_names_can_be_found_and_read_on_a_phone(phone, live_s
 
     phone.goto(live_server.url + reverse("match_detail", args=[mesopotamia.pk]))
     assert phone.evaluate(HEX_LABEL_PX) >= SMALLEST_READABLE_PX
+
+
+def test_a_mesopotamia_map_keeps_its_labels_readable_on_every_screen(browser, live_server, alice, bob, monkeypatch):
+    """A desktop fitted a grown map (832 by 736) into its column and 42rem: its labels came out at
+    7.8 px. It is drawn at its own size at least, and scrolls in its box where it is larger; a small
+    map is drawn larger, as far as the column and 42rem allow, and scrolls nowhere on a desktop."""
+    monkeypatch.setattr(services, "new_seed", lambda: 1)
+    small = start_timed_match(alice, bob, clock=ClockSpec(), game="mesopotamia")
+    grown = start_timed_match(alice, bob, clock=ClockSpec(), game="mesopotamia")
+    play_random_moves(grown, [alice, bob], random.Random(1))
+    for screen, options in SCREENS.items():
+        with console_checked_page(browser, **options) as page:
+            log_in(page, live_server.url, "alice")
+            for match in (small, grown):
+                page.goto(live_server.url + reverse("match_detail", args=[match.pk]))
+                assert page.evaluate(HEX_LABEL_PX) >= MAP_LABEL_PX - 0.01, (screen, match.pk)
+            page.goto(live_server.url + reverse("match_detail", args=[small.pk]))
+            scrolls, height = page.evaluate(MAP_BOX)
+            if screen != "phone":  # a phone draws even a small map 36rem wide, and scrolls it
+                assert not scrolls and height <= MAP_FITS_PX + 1, (screen, height)
+                assert page.evaluate(HEX_LABEL_PX) > MAP_LABEL_PX, screen  # drawn larger than its own size
