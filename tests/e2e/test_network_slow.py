@@ -9,8 +9,16 @@ from django.db.models import F
 from playwright.sync_api import Page, Route, expect
 
 from games.models import Match
-from tests.e2e.conftest import TIMEOUT_MS
-from tests.e2e.test_network_failures import GAMES, move_url, offered_move, open_match, poll_url, seeded  # noqa: F401 (a fixture)
+from tests.e2e.conftest import PHONE, TIMEOUT_MS
+from tests.e2e.test_network_failures import (  # noqa: F401 (a fixture)
+    GAMES,
+    POLL_LOST,
+    move_url,
+    offered_move,
+    open_match,
+    poll_url,
+    seeded,
+)
 
 pytestmark = [pytest.mark.e2e, pytest.mark.usefixtures("seeded")]
 
@@ -116,3 +124,34 @@ def test_a_poll_answered_while_a_move_is_on_its_way_does_not_hide_the_move(brows
     expect(page.locator("#log li")).to_have_count(1)
     expect(page.locator("#status .error")).to_have_count(0)
 
+
+
+def test_a_poll_that_fails_while_a_move_is_on_its_way_is_said_beside_it_and_both_go_with_its_answer(browser,
+                                                                                                    live_server,
+                                                                                                    alice, bob):
+    """The poll's problem and "Sending your move…" each had the same place at the top of the
+    screen: the later one covered the other's words."""
+    page = browser.new_page(viewport=PHONE, is_mobile=True, has_touch=True)  # where the problem takes three lines
+    page.set_default_timeout(TIMEOUT_MS)
+    match = open_match(page, live_server.url, "mancala", alice, bob)
+    polls: list[Route] = []
+    moves: list[Route] = []
+    page.route(poll_url(match), lambda route: route.continue_() if polls else polls.append(route))
+    wait_for(page, polls)  # a poll on its way when the move is sent
+    page.route(move_url(match), lambda route: moves.append(route))
+    offered_move(page).click()
+    wait_for(page, moves)
+    pending, problem = page.locator("#request-pending"), page.locator("#request-problem")
+    expect(pending).to_be_visible()
+    polls[0].abort("internetdisconnected")
+    expect(page.locator("#request-problem-text")).to_have_text(POLL_LOST)
+
+    expect(pending).to_be_visible()
+    first, second = sorted((problem.bounding_box(), pending.bounding_box()), key=lambda box: box["y"])
+    assert first["y"] + first["height"] <= second["y"], (first, second)
+    assert second["y"] + second["height"] <= PHONE["height"] / 3  # both at the top of the screen
+
+    moves[0].continue_()  # the site answers: the move is made, and it did get through
+    expect(page.locator("#log li")).to_have_count(1)
+    expect(pending).to_be_hidden()
+    expect(problem).to_be_hidden()
