@@ -49,6 +49,20 @@ MAP_BOX = """() => {
     return [map.scrollWidth > map.clientWidth + 1, document.querySelector('.meso-svg').getBoundingClientRect().height];
 }"""
 MAP_FITS_PX = 42 * 16  # a small map is drawn no higher than 42rem
+# The hexes to choose (dashed) whose place's label the dashed outline runs through: the label reaches
+# below the outline's inner edge and is not cut out of it (drawn over a stroke of the hex's own colour).
+CROSSED_LABELS = """() => [...document.querySelectorAll('.meso-choice, .meso-ghost')].filter(hex => {
+    const label = hex.querySelector('.meso-coords');
+    const outline = hex.querySelector('.meso-target');
+    const inner = Math.max(...[...outline.points].map(point => point.y))
+        - parseFloat(getComputedStyle(outline).strokeWidth) / 2;
+    const box = label.getBBox();
+    if (box.y + box.height <= inner) return false;
+    const style = getComputedStyle(label);
+    const tile = hex.querySelector('.meso-tile');
+    return !(tile && style.paintOrder.startsWith('stroke') && style.stroke === getComputedStyle(tile).fill);
+}).map(hex => hex.querySelector('.meso-coords').textContent)"""
+CHOICES = ("wood", "stone", "to")  # a step whose places to choose are tiles on the map
 SCREENS = {"1280x800": {"viewport": {"width": 1280, "height": 800}},
            "1920x1080": {"viewport": {"width": 1920, "height": 1080}},
            "phone": {"viewport": PHONE, "is_mobile": True, "has_touch": True}}
@@ -92,3 +106,23 @@ def test_a_mesopotamia_map_keeps_its_labels_readable_on_every_screen(browser, li
             if screen != "phone":  # a phone draws even a small map 36rem wide, and scrolls it
                 assert not scrolls and height <= MAP_FITS_PX + 1, (screen, height)
                 assert page.evaluate(HEX_LABEL_PX) > MAP_LABEL_PX, screen  # drawn larger than its own size
+
+
+def test_a_hex_to_choose_keeps_its_place_readable(page, live_server, alice, bob, monkeypatch):
+    """The dashed outline of a hex to choose ran through the bottom of its place's digits ("-2,0"),
+    the very place the move buttons name."""
+    monkeypatch.setattr(services, "new_seed", lambda: 1)
+    discovering = start_timed_match(alice, bob, clock=ClockSpec(), game="mesopotamia")  # hexes still unknown
+    choosing = start_timed_match(alice, bob, clock=ClockSpec(), game="mesopotamia")
+    game = choosing.game_obj
+
+    def alice_chooses_a_tile() -> bool:
+        state = game.load(choosing.state)
+        return game.to_act(state)[0] == 0 and any(move.split()[0] in CHOICES for move in game.legal_moves(state, 0))
+
+    play_random_moves(choosing, [alice, bob], random.Random(2), until=alice_chooses_a_tile)
+    log_in(page, live_server.url, "alice")
+    for match, dashed in ((discovering, ".meso-ghost"), (choosing, ".meso-choice")):
+        page.goto(live_server.url + reverse("match_detail", args=[match.pk]))
+        assert page.locator(f"#board {dashed}").count() > 0
+        assert page.evaluate(CROSSED_LABELS) == []
