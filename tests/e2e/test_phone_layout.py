@@ -1,5 +1,6 @@
 """Every page a player uses fits a phone's width: no page scrolls sideways at 390 CSS
-pixels (a board may scroll inside its own box, the page around it may not)."""
+pixels (a board may scroll inside its own box, the page around it may not); a match page
+fits a tablet and a desktop too."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from playwright.sync_api import expect
 from games import services
 from games.services import ClockSpec
 from tests.conftest import make_user
-from tests.e2e.conftest import PHONE
+from tests.e2e.conftest import PHONE, console_checked_page
 from tests.e2e.pages import log_in
 from tests.games.conftest import play_random_moves, start_timed_match
 
@@ -74,6 +75,14 @@ MAP_IN_VIEW = """() => {
     const above = hint.getBoundingClientRect().bottom <= map.querySelector("svg").getBoundingClientRect().top + 1;
     const hinted = getComputedStyle(hint).display !== "none" && inside(hint.getBoundingClientRect()) && above;
     return [seen, inside(key), hinted];
+}"""
+# Words broken over two lines that are one word: the Kaaba's name on its squares.
+KAABA_LINES = """() => {
+    const word = document.querySelector('.kaaba-word');
+    if (!word) return null;
+    const range = document.createRange();
+    range.selectNodeContents(word);
+    return new Set([...range.getClientRects()].map(rect => Math.round(rect.top))).size;
 }"""
 PUZZLE_HINTS = """() => [...document.querySelectorAll('.jx-scroll')].map(box => [
     box.scrollWidth > box.clientWidth + 1, getComputedStyle(box.nextElementSibling).display !== 'none'])"""
@@ -154,3 +163,23 @@ def test_a_move_does_not_scroll_the_page_by_itself(phone, live_server, db, monke
 
     expect(phone.locator("#log li")).to_have_count(1)
     assert phone.evaluate("window.scrollY") == scrolled_to
+
+
+def test_a_finished_match_fits_a_tablet_and_a_desktop(browser, live_server, db, monkeypatch):
+    """At 768 px Mecca's final scores (their headings kept whole) were wider than the panel beside
+    the board, and the page scrolled sideways; the Kaaba's name broke into "Kaab" and "a"."""
+    monkeypatch.setattr(services, "new_seed", lambda: SEED)
+    players = [make_user(name) for name in ("petra", "quinn", "rosa", "sami")]
+    matches = []
+    for slug in GAMES:
+        match = start_timed_match(*players[: min(GAMES[slug], 4)], clock=ClockSpec(), game=slug)
+        assert play_random_moves(match, players, random.Random(match.seed)), "the game did not end"
+        matches.append(match)
+    for width, height in ((768, 1024), (800, 600), (1024, 768), (1280, 800)):
+        with console_checked_page(browser, viewport={"width": width, "height": height}) as page:
+            log_in(page, live_server.url, "petra")
+            for match in matches:
+                page.goto(live_server.url + reverse("match_detail", args=[match.pk]))
+                assert page.evaluate("document.documentElement.scrollWidth") <= width, (width, match.game)
+                assert page.evaluate(OVERFLOWING) == [], (width, match.game)
+                assert page.evaluate(KAABA_LINES) in (None, 1), (width, match.game)
