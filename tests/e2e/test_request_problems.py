@@ -32,6 +32,10 @@ def test_the_message_is_seen_on_a_phone_scrolled_down_to_the_board(browser, live
     expect(problem).to_be_visible()
     box = problem.bounding_box()
     assert box["y"] >= 0 and box["y"] + box["height"] <= 600, "inside the screen, wherever it is scrolled"
+    close = problem.get_by_role("button", name="Close this message")
+    assert min(close.bounding_box()["width"], close.bounding_box()["height"]) >= 44, "a finger's width (35 px before)"
+    close.click()
+    expect(problem).to_be_hidden()
 
 
 def test_a_server_error_or_a_lost_connection_on_a_move_is_said_and_the_next_answer_clears_it(
