@@ -174,6 +174,9 @@ class Seat(models.Model):
     former_user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="former_seats"
     )
+    # When the AI took the seat from ``former_user`` in a match in play: they took part, and
+    # hear how it ends. Empty when they left before the start (an invitation withdrawn).
+    taken_over_at = models.DateTimeField(null=True, blank=True)
     # An invited player is seated but has not accepted yet.
     accepted = models.BooleanField(default=True)
     to_act = models.BooleanField(default=False, help_text="This seat must move now.")

@@ -272,25 +272,54 @@ def _outbox_rows(user: User, match: Match, kind: str, template: str, context: di
 def _result_words(match: Match, seats: list[Seat], reader: Seat) -> dict[str, str]:
     """What a match-over email tells the player on ``reader`` of the result, by the names
     the match page shows: in a word for the subject (``verdict``), in a sentence that says
-    who won and why (``outcome``), and the score."""
+    who won and why (``outcome``), and the score. A reader whose seat the AI took over
+    reads the result of that seat, played by the AI ("AI (Strong), in your former seat, lost")."""
     names = seat_names(seats)
     winners, reason = match.result["winners"], match.result["reason"]
     won_by = names_in_words([names[number] for number in winners])
     tie_break = " on the tie-break" if match.won_on_tie_break else ""
+    left = reader.user_id is None
+    yours, you = ("your former seat ", f"{names[reader.number]}, in your former seat,") if left else ("you ", "You")
     if len(winners) == len(seats):
         verdict, outcome = "a draw", f"It is a draw: {won_by} share the win"
     elif reader.number not in winners:
         won = f"won{tie_break}" if len(winners) == 1 else "share the win"
-        verdict, outcome = "you lost", f"You lost: {won_by} {won}"
+        verdict, outcome = f"{yours}lost", f"{you} lost: {won_by} {won}"
     elif len(winners) == 1:
-        verdict, outcome = "you won", f"You won{tie_break}"
+        verdict, outcome = f"{yours}won", f"{you} won{tie_break}"
     else:
         others = names_in_words([names[number] for number in winners if number != reader.number])
-        verdict, outcome = "you share the win", f"You share the win with {others}"
+        shares = "shares" if left else "share"
+        verdict, outcome = f"{yours}{shares} the win", f"{you} {shares} the win with {others}"
     if reason != "played out":
         outcome += f" ({reason})"
     score = scores_by_name(names, match.result["scores"])
     return {"verdict": verdict, "outcome": f"{outcome}.", "score": score}
+
+
+def _readers(seats: list[Seat], *, but: int | None = None) -> list[tuple[Seat, User]]:
+    """Who hears how a match ended (or that it was cancelled), with their seat: every person
+    seated or invited, and those whose seat the AI took over while it was in play (they took
+    part; a closed account hears nothing). ``but``: a person who knows already (their own
+    move or action ended it)."""
+    readers = []
+    for seat in seats:
+        if seat.user_id is not None:
+            person = seat.user
+        elif seat.taken_over_at is not None and seat.former_user is not None and seat.former_user.is_active:
+            person = seat.former_user
+        else:
+            continue
+        if person.pk != but:
+            readers.append((seat, person))
+    return readers
+
+
+def _tell_the_result(match: Match, seats: list[Seat], readers: list[tuple[Seat, User]], *,
+                     last_move: str = "") -> None:
+    for seat, user in readers:
+        _notify(user, match, Notification.Kind.MATCH_OVER, "match_over",
+                {"last_move": last_move, "taken_over_at": seat.taken_over_at, **_result_words(match, seats, seat)})
 
 
 def _zone(user: User) -> zoneinfo.ZoneInfo:
@@ -447,10 +476,8 @@ def _after_position_change(match: Match, seats: list[Seat], *, mover: int | None
         match.result = {"scores": list(outcome.scores), "winners": list(outcome.winners), "reason": reason}
         match.finished_at = timezone.now()
         _set_status(match, Status.FINISHED, reason="The game ended.")
-        for seat in seats:
-            if seat.user_id and seat.number != mover:
-                _notify(seat.user, match, Notification.Kind.MATCH_OVER, "match_over",
-                        {"last_move": last_move, **_result_words(match, seats, seat)})
+        moved = next((seat.user_id for seat in seats if seat.number == mover), None)
+        _tell_the_result(match, seats, _readers(seats, but=moved), last_move=last_move)
         return
     for seat in seats:
         if seat.number not in to_act:
@@ -497,7 +524,7 @@ def _start(match: Match, seats: list[Seat], *, actor: User | None) -> None:
 
 
 def _seats_locked(match: Match) -> list[Seat]:
-    return list(match.seats.select_related("user").order_by("number"))
+    return list(match.seats.select_related("user", "former_user").order_by("number"))
 
 
 def _seat_of(seats: list[Seat], user: User) -> Seat | None:
@@ -812,9 +839,7 @@ def match_resign(*, match_id: int, user: User) -> Match:
     _set_status(match, Status.FINISHED, reason=f"{user.public_name} resigned.", actor=user, in_log=True)
     _stop_all_clocks(match)
     match.save(update_fields=["status", "result", "finished_at"])
-    for other in seats:
-        if other.user_id and other.pk != seat.pk:
-            _notify(other.user, match, Notification.Kind.MATCH_OVER, "match_over", _result_words(match, seats, other))
+    _tell_the_result(match, seats, _readers(seats, but=user.pk))
     return match
 
 
@@ -861,11 +886,11 @@ def _because(reason: str) -> str:
 
 
 def _tell_players(match: Match, seats: list[Seat], why: str, *, but: User | None = None) -> None:
-    """Every person seated (invited or not), except ``but``, hears that the match was
-    cancelled, and why."""
-    for seat in seats:
-        if seat.user_id and seat.user_id != getattr(but, "pk", None):
-            _notify(seat.user, match, Notification.Kind.MATCH_OVER, "match_cancelled", {"why": why})
+    """Every person seated (invited or not), and whoever's seat the AI took in play, except
+    ``but``, hears that the match was cancelled, and why."""
+    for seat, user in _readers(seats, but=getattr(but, "pk", None)):
+        _notify(user, match, Notification.Kind.MATCH_OVER, "match_cancelled",
+                {"why": why, "taken_over_at": seat.taken_over_at})
 
 
 @transaction.atomic
@@ -911,10 +936,12 @@ def _stop_all_clocks(match: Match) -> None:
 def _hand_seat_to_ai(match: Match, seats: list[Seat], seat: Seat, *, level: int, reason: str, actor) -> None:
     if seat.user_id:
         _cancel_reminders(match, [seat.user_id])
-        seat.former_user_id = seat.user_id  # they may still watch (an invited one too: the email says so)
+        seat.former_user = seat.user  # they may still watch (an invited one too: the email says so)
+        # In play they took part, and hear how it ends; before the start (an invitation withdrawn) they took none.
+        seat.taken_over_at = timezone.now() if match.status == Status.ACTIVE else None
     seat.user, seat.ai_level, seat.accepted = None, level, True
     seat.deadline = seat.clock_started_at = seat.bank_seconds = seat.paused_seconds = None  # the AI has no clock
-    seat.save(update_fields=["user", "ai_level", "accepted", "former_user", *CLOCK_FIELDS])
+    seat.save(update_fields=["user", "ai_level", "accepted", "former_user", "taken_over_at", *CLOCK_FIELDS])
     _record_event(match, reason=reason, actor=actor, in_log=True)
     if match.status == Status.ACTIVE and seat.to_act:
         transaction.on_commit(partial(tasks.enqueue_ai_move, match.pk, match.version), robust=True)
@@ -1167,6 +1194,8 @@ def match_timeout(*, match_id: int, expected_version: int, now: datetime | None 
         match.save(update_fields=["status", "result", "finished_at"])
         what = f"{loser.occupant_name} ran out of time and lost, so you won."  # two players: the reader won
         yours = "You ran out of time and lost."
+        # Whoever's seat the AI took earlier hears the result as after any other end of the match.
+        _tell_the_result(match, seats, [(seat, user) for seat, user in _readers(seats) if seat.user_id is None])
     else:
         level = max(match.game_obj.ai_levels)
         for seat in late:

@@ -4,14 +4,20 @@ reader won, lost or shared the win, and the score; a cancelled match is called c
 from __future__ import annotations
 
 import re
+import zoneinfo
+from datetime import UTC, datetime
 
 from django.urls import reverse
+from django.utils import timezone
+from django.utils.formats import date_format
 
+from accounts.models import TurnNotice
+from accounts.services import user_deactivate
 from games import services
 from games.engine import get_game
 from games.engine.base import Outcome
-from games.models import Match, Notification
-from tests.conftest import start_match
+from games.models import Match, Notification, Status
+from tests.conftest import make_user, start_match
 from tests.games.conftest import start_timed_match
 
 MANCALA = get_game("mancala")
@@ -161,3 +167,119 @@ def test_the_invited_hear_when_the_creator_withdraws_the_match(alice, bob, carol
     assert not Notification.objects.filter(match=match, user=alice).exists(), "she knows"
     match.refresh_from_db()
     assert match.events.filter(reason="Alice withdrew the match before it started.", ply=0).exists(), "in the log"
+
+
+# --- a player whose seat the AI took over -----------------------------------------------------------------------
+
+def end_after_alices_next_move(match: Match, ending: Outcome, monkeypatch) -> None:
+    """Rules under which Alice's next step ends the game with ``ending``; the step is made."""
+    game = match.game_obj
+    state = game.load(match.state)
+    assert game.to_act(state) == (0,), "Alice plays first"
+    monkeypatch.setattr(type(game), "outcome", lambda self, after: None if after == state else ending)
+    services.move_submit(match_id=match.pk, user=Match.objects.get(pk=match.pk).seats.get(number=0).user,
+                         move=game.legal_moves(state, 0)[0], expected_version=match.version)
+
+
+def on_the_day(moment, user) -> str:
+    return date_format(moment.astimezone(zoneinfo.ZoneInfo(user.time_zone)), "l j F Y")
+
+
+def test_a_player_whose_seat_the_ai_took_hears_how_the_match_ended_and_since_when_the_ai_played(
+        alice, bob, carol, clock, monkeypatch):
+    """Carol resigned and the AI played on in her seat: she could watch the match, but its end
+    came by no email."""
+    carol.time_zone = "Pacific/Auckland"  # the day she reads is hers: 3 March at 20:00 in London is 4 March there
+    carol.save()
+    clock.now = datetime(2026, 3, 3, 20, 0, tzinfo=UTC)
+    match = start_timed_match(alice, bob, carol, game="mesopotamia")
+    services.match_resign(match_id=match.pk, user=carol)
+    clock.advance(days=1)
+
+    end_after_alices_next_move(match, Outcome(scores=(9, 4, 6), winners=(0,)), monkeypatch)
+
+    notice = told(match, carol)
+    assert notice.subject == f"Mesopotamia #{match.pk} is over: your former seat lost"
+    assert "is over. AI (Strong), in your former seat, lost: Alice won.\nScore: Alice 9, Bob 4, AI (Strong) 6.\n" \
+        in notice.body
+    assert "The AI took your seat on Wednesday 4 March 2026 and played it from then on.\n" in notice.body
+    assert told(match, bob).subject.endswith("you lost"), "the others are told as before"
+    assert "The AI took your seat" not in told(match, bob).body
+
+
+def test_a_player_whose_seat_the_ai_won_with_after_a_timeout_hears_that_their_former_seat_won(alice, bob, clock):
+    """Two players, the AI taking the late seat: Alice's clock ran out, then Bob resigned."""
+    match = start_timed_match(alice, bob, clock=services.ClockSpec(time_control="per_move", days_per_move=1,
+                                                                   on_timeout="ai"))
+    clock.advance(days=1, seconds=1)
+    assert services.match_timeout(match_id=match.pk, expected_version=0) == [0]
+    services.match_resign(match_id=match.pk, user=bob)
+
+    notice = told(match, alice)
+    assert notice.subject == f"Mancala #{match.pk} is over: your former seat won"
+    assert "is over. AI (Strong), in your former seat, won (Bob resigned).\n" in notice.body
+    assert f"The AI took your seat on {on_the_day(clock.now, alice)}" in notice.body
+    assert not Notification.objects.filter(match=match, user=bob, kind=Notification.Kind.MATCH_OVER).exists(), \
+        "Bob resigned: he knows"
+
+
+def test_a_player_whose_seat_staff_gave_to_the_ai_hears_when_the_opponent_runs_out_of_time(alice, bob, staff, clock):
+    match = start_timed_match(alice, bob)
+    services.seat_replace_by_ai(match_id=match.pk, seat_number=0, level=1, actor=staff, reason="Alice asked")
+    services.move_submit(match_id=match.pk, ai_seat=0, move="1", expected_version=0)
+    clock.advance(days=2, seconds=1)
+    assert services.match_timeout(match_id=match.pk, expected_version=1) == [1]
+
+    notice = told(match, alice)
+    assert notice.subject == f"Mancala #{match.pk} is over: your former seat won"
+    assert "is over. AI (Easy), in your former seat, won (Bob ran out of time).\n" in notice.body
+    assert not Notification.objects.filter(match=match, user=bob, kind=Notification.Kind.MATCH_OVER).exists(), \
+        "Bob hears of his timeout in the timeout email"
+
+
+def test_a_player_whose_seat_the_ai_took_hears_when_staff_cancel_the_match(alice, bob, carol, staff):
+    match = start_timed_match(alice, bob, carol, game="jeexa")
+    services.match_resign(match_id=match.pk, user=carol)
+    services.match_abort(match_id=match.pk, actor=staff, reason="Cheating reported")
+
+    notice = told(match, carol)
+    assert notice.subject == f"Jeexa #{match.pk} was cancelled"
+    assert f"was cancelled: nobody wins or loses it.\nThe AI took your seat on {on_the_day(timezone.now(), carol)} " \
+           "and played it until then.\n" in notice.body
+    assert "Staff aborted the match: Cheating reported." in notice.body
+    assert "The AI took your seat" not in told(match, bob).body
+
+
+def test_a_former_player_gets_the_result_only_as_they_chose_and_nothing_once_their_account_is_closed(
+        alice, bob, carol, monkeypatch):
+    """No email for one who chose none (their webhook still hears it); a closed account, none at all."""
+    dave = make_user("dave", display_name="Dave")
+    match = start_timed_match(alice, bob, carol, dave, game="mesopotamia")
+    for quitter in (bob, carol):
+        services.match_resign(match_id=match.pk, user=quitter)
+    bob.turn_notice, bob.webhook_url = TurnNotice.NONE, "https://hooks.example.com/bob"
+    bob.save()
+    user_deactivate(user_id=dave.pk, actor=None)  # the AI takes his seat too
+    Notification.objects.all().delete()
+
+    end_after_alices_next_move(match, Outcome(scores=(9, 4, 6, 5), winners=(0,)), monkeypatch)
+
+    told_whom = Notification.objects.filter(match=match, kind=Notification.Kind.MATCH_OVER)
+    assert sorted(told_whom.values_list("user__username", "channel")) == [("bob", "webhook"), ("carol", "email")]
+
+
+def test_an_invited_player_whose_seat_went_to_the_ai_before_the_start_hears_no_result(alice, bob, carol, staff,
+                                                                                     monkeypatch):
+    """Their invitation was withdrawn ("the match is played without you"): they took no part."""
+    match = services.match_create(creator=alice, game_slug="mesopotamia", options={}, seats=[
+        services.SeatSpec("creator"), services.SeatSpec("user", username="bob"),
+        services.SeatSpec("user", username="carol")])
+    services.match_accept(match_id=match.pk, user=bob)
+    services.seat_replace_by_ai(match_id=match.pk, seat_number=2, level=1, actor=staff, reason="No answer")
+    match.refresh_from_db()
+    assert match.status == Status.ACTIVE
+
+    end_after_alices_next_move(match, Outcome(scores=(9, 4, 6), winners=(0,)), monkeypatch)
+
+    assert not Notification.objects.filter(match=match, user=carol, kind=Notification.Kind.MATCH_OVER).exists()
+    assert told(match, bob).subject.endswith("you lost")
