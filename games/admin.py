@@ -8,7 +8,7 @@ import re
 
 from django import forms
 from django.contrib import admin, messages
-from django.contrib.admin import ActionLocation
+from django.contrib.admin import ActionLocation, helpers
 from django.contrib.auth import get_permission_codename
 from django.db.models import Exists, OuterRef, Prefetch, Q
 from django.shortcuts import render
@@ -20,7 +20,7 @@ from django.utils.html import format_html
 from django.utils.text import smart_split, unescape_string_literal
 
 from accounts.models import User
-from games import services
+from games import selectors, services
 from games.engine import all_games
 from games.models import (
     STATUS_TRANSITIONS,
@@ -148,7 +148,17 @@ class MatchEventInline(ReadOnlyInline):
         return super().get_queryset(request).select_related("actor")
 
 
-RESEND_FORM = "resend-notification"  # the match page's form that each row's "Send again" button posts
+RESEND_FORM = "resend-notification"  # the form that each row's "Send again" button posts (a match's page, the list)
+
+
+def send_again_button(notification: Notification, name: str) -> str:
+    """A row's "Send again", only where sending it again makes sense (``services.resend_refusal``,
+    whose words the dash shows on hover): a notice still waiting for its time, out of date, or
+    to a player who no longer wants it offered a button that could only be refused."""
+    if refusal := services.resend_refusal(notification):
+        return format_html('<span title="{}">-</span>', refusal)
+    return format_html('<button type="submit" form="{}" name="{}" value="{}" class="button">Send again</button>',
+                       RESEND_FORM, name, notification.pk)
 
 
 class NotificationInline(ReadOnlyInline):
@@ -166,14 +176,10 @@ class NotificationInline(ReadOnlyInline):
 
     @admin.display(description="send again")
     def send_again(self, notification: Notification) -> str:
-        # A row still waiting for its time has nothing to send again yet (the service would say so).
-        if notification.sent_at is None:
-            return "-"
-        return format_html('<button type="submit" form="{}" name="notification" value="{}" class="button">'
-                           "Send again</button>", RESEND_FORM, notification.pk)
+        return send_again_button(notification, "notification")
 
     def get_queryset(self, request):
-        return super().get_queryset(request).select_related("user")
+        return selectors.with_resend_facts(super().get_queryset(request).select_related("user"))
 
 
 SEAT_HELP = "Seat number, from 1 (with several matches chosen, the same seat in each)."
@@ -459,6 +465,21 @@ class NotificationAdmin(admin.ModelAdmin):
     readonly_fields = ("user", "match", "kind", "channel", "subject", "body", "created_at", "due_at",
                        "claimed_until", "sent_at", "outcome", "attempts", "last_error")
     actions = ["resend"]
+
+    def get_queryset(self, request):
+        return selectors.with_resend_facts(super().get_queryset(request))
+
+    def get_list_display(self, request):
+        return (*self.list_display, "send_again") if self.has_resend_permission(request) else self.list_display
+
+    def changelist_view(self, request, extra_context=None):
+        # The form each row's "Send again" posts, outside the list's own form (forms do not nest).
+        resend = {"resend_form": RESEND_FORM} if self.has_resend_permission(request) else {}
+        return super().changelist_view(request, {**(extra_context or {}), **resend})
+
+    @admin.display(description="send again")
+    def send_again(self, notification: Notification) -> str:
+        return send_again_button(notification, helpers.ACTION_CHECKBOX_NAME)
 
     # The outbox is a record of what was sent: staff read it and resend, never edit or
     # delete a row (a "resent from" set by hand would skip the checks before sending).

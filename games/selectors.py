@@ -9,7 +9,7 @@ from django.db.models import Exists, F, OuterRef, Prefetch, Q, QuerySet, Subquer
 from django.utils import timezone
 
 from accounts.models import User
-from games.models import Match, MatchEvent, MoveRecord, Seat, Status, poll_token
+from games.models import Match, MatchEvent, MoveRecord, Notification, Seat, Status, poll_token
 
 FAR_FUTURE = datetime.max.timestamp()
 LATEST_FINISHED = 20  # finished matches on My matches; the rest are a page away
@@ -135,3 +135,13 @@ def match_poll(match_id: int, user: User) -> Poll | None:
     row = (Match.objects.filter(_visible_to(user), pk=match_id).annotate(due=due)
            .values_list("version", "status", "revision", "due").first())
     return None if row is None else Poll(poll_token(*row[:3]), row[3])
+
+
+def with_resend_facts(notifications: QuerySet[Notification]) -> QuerySet[Notification]:
+    """Notifications with what says whether a copy would still be true, read in their own
+    query however many there are (``services.resend_refusal``): ``their_turn``, the player's
+    seat is to act in the match, in play; ``still_invited``, their invitation to the match
+    still waits for an answer."""
+    theirs = Seat.objects.filter(match=OuterRef("match"), user=OuterRef("user"))
+    return notifications.annotate(their_turn=Exists(theirs.filter(to_act=True, match__status=Status.ACTIVE)),
+                                  still_invited=Exists(theirs.filter(accepted=False, match__status=Status.OPEN)))

@@ -74,6 +74,7 @@ INVITATION_CLOSED = "It is out of date: the invitation is no longer open, so it 
 EMAIL_NOT_WANTED = "They chose in their profile to get no such email, so it is not sent again."
 NO_WEBHOOK_NOW = "They have no webhook any more, so it is not sent again."
 NOTHING_TO_RESEND = "It has no text to send again (a digest is written when it goes out, and this one never did)."
+ACCOUNT_CLOSED = "Their account is closed, so nothing more is sent to them."
 NOT_YOUR_TURN = "It is not your turn."
 NOT_YOUR_MATCH = "You are not playing in this match."
 NOT_FINISHED = "A rematch can only follow a match that was played to the end."
@@ -947,19 +948,37 @@ def _hand_seat_to_ai(match: Match, seats: list[Seat], seat: Seat, *, level: int,
         transaction.on_commit(partial(tasks.enqueue_ai_move, match.pk, match.version), robust=True)
 
 
+def resend_refusal(notice: Notification) -> str:
+    """Why staff may not send ``notice`` again, or "" (the admin offers "Send again" only then).
+    ``notice`` is read through ``selectors.with_resend_facts``, with its player. A turn notice
+    or an invitation sent again must still be true; the other kinds tell of something that
+    happened and stays so."""
+    if not notice.body:
+        return NOTHING_TO_RESEND
+    if notice.sent_at is None and notice.outcome == Notification.Outcome.PENDING:
+        return NOT_SENT_YET
+    user = notice.user
+    if not user.is_active:
+        return ACCOUNT_CLOSED  # a copy skips the checks made when sending: it would reach a closed account
+    if notice.channel == Notification.Channel.EMAIL and not _email_wanted(user, notice.kind):
+        return EMAIL_NOT_WANTED  # staff may not undo an unsubscribe
+    if notice.channel == Notification.Channel.WEBHOOK and not user.webhook_url:
+        return NO_WEBHOOK_NOW
+    if notice.match_id is None:
+        return ""
+    if notice.kind in (Notification.Kind.YOUR_TURN, Notification.Kind.REMINDER) and not notice.their_turn:
+        return NO_LONGER_THEIR_TURN
+    if notice.kind == Notification.Kind.INVITATION and not notice.still_invited:
+        return INVITATION_CLOSED
+    return ""
+
+
 def notification_resend(*, notification_id: int) -> Notification:
     """Staff: send a notice again, as it was written, in a new outbox row (returned)."""
-    original = Notification.objects.select_related("match", "user").get(pk=notification_id)
-    if not original.body:
-        raise ServiceError(NOTHING_TO_RESEND)
-    if original.sent_at is None and original.outcome == Notification.Outcome.PENDING:
-        raise ServiceError(NOT_SENT_YET)
-    user = original.user
-    if original.channel == Notification.Channel.EMAIL and not _email_wanted(user, original.kind):
-        raise ServiceError(EMAIL_NOT_WANTED)  # staff may not undo an unsubscribe
-    if original.channel == Notification.Channel.WEBHOOK and not user.webhook_url:
-        raise ServiceError(NO_WEBHOOK_NOW)
-    _refuse_out_of_date(original)
+    original = selectors.with_resend_facts(Notification.objects.select_related("match", "user")).get(
+        pk=notification_id)
+    if refusal := resend_refusal(original):
+        raise ServiceError(refusal)
     with transaction.atomic():
         copy = Notification.objects.create(
             user=original.user, match=original.match, kind=original.kind, channel=original.channel,
@@ -967,21 +986,6 @@ def notification_resend(*, notification_id: int) -> Notification:
         )
         transaction.on_commit(partial(tasks.enqueue_notification, copy.pk), robust=True)
     return copy
-
-
-def _refuse_out_of_date(notice: Notification) -> None:
-    """A turn notice or an invitation sent again must still be true; the other kinds tell of
-    something that happened and stays so."""
-    match, kind = notice.match, notice.kind
-    if match is None:
-        return
-    seats = Seat.objects.filter(match=match, user=notice.user_id)
-    turn = kind in (Notification.Kind.YOUR_TURN, Notification.Kind.REMINDER)
-    if turn and (match.status != Status.ACTIVE or not seats.filter(to_act=True).exists()):
-        raise ServiceError(NO_LONGER_THEIR_TURN)
-    invitation = kind == Notification.Kind.INVITATION
-    if invitation and (match.status != Status.OPEN or not seats.filter(accepted=False).exists()):
-        raise ServiceError(INVITATION_CLOSED)
 
 
 # --- AI and email delivery (called by tasks) -------------------------------------------

@@ -739,22 +739,14 @@ def sent(notification: Notification) -> Notification:
 def test_staff_send_a_notification_again_from_its_row_on_the_matchs_page(staff_client, alice, bob, carol,
                                                                         django_capture_on_commit_callbacks):
     match = start_match(alice, bob)
-    invitation = sent(Notification.objects.get(user=bob, match=match, kind=Notification.Kind.INVITATION))
+    services.match_abort(match_id=match.pk, actor=None, reason="Test")
+    over = sent(Notification.objects.get(user=bob, match=match, kind=Notification.Kind.MATCH_OVER))
     page = staff_client.get(match_page(match))
     assertContains(page, f'<button type="submit" form="resend-notification" name="notification" '
-                         f'value="{invitation.pk}" class="button">Send again</button>', html=True)
+                         f'value="{over.pk}" class="button">Send again</button>', html=True)
     assertContains(page, f'<input type="hidden" name="{ON_ITS_PAGE}" value="resend_notification">', html=True)
     chosen = {ON_ITS_PAGE: "resend_notification", "_selected_action": match.pk}
 
-    # Bob accepted long ago: an invitation sent again would mislead him.
-    refused = act(staff_client, match, {**chosen, "notification": invitation.pk})
-    assert messages_of(refused) == [
-        f"Notification {invitation.pk} (Invitation to Bob about {match}): {services.INVITATION_CLOSED}",
-        "0 notifications queued again, to be sent as they were written."]
-    assert not Notification.objects.filter(resent_from=invitation).exists()
-
-    services.match_abort(match_id=match.pk, actor=None, reason="Test")
-    over = sent(Notification.objects.get(user=bob, match=match, kind=Notification.Kind.MATCH_OVER))
     with django_capture_on_commit_callbacks(execute=False):
         response = act(staff_client, match, {**chosen, "notification": over.pk})
 
@@ -767,6 +759,104 @@ def test_staff_send_a_notification_again_from_its_row_on_the_matchs_page(staff_c
                                               match=start_timed_match(alice, carol)))
     staff_client.post(match_page(match), {**chosen, "notification": elsewhere.pk})
     assert not Notification.objects.filter(resent_from=elsewhere).exists()
+
+
+def resend_buttons(response, name: str = "notification") -> set[int]:
+    """The notifications whose row on the page has a "Send again" button."""
+    return {int(pk) for pk in re.findall(rf'form="resend-notification" name="{name}" value="(\d+)"',
+                                         response.content.decode())}
+
+
+@pytest.fixture
+def notices(alice, bob, carol):
+    """Sent notices of two matches, one of each case: Bob's turn now (true still), Alice's turn
+    before her move, Bob's accepted invitation, a reminder still to come; and the results of a
+    cancelled match to a player who chose no email and to one whose account is closed."""
+    match = start_timed_match(alice, bob)
+    services.move_submit(match_id=match.pk, user=alice, move="1", expected_version=0)
+    cancelled = start_match(alice, carol)
+    services.match_abort(match_id=cancelled.pk, actor=None, reason="Test")
+    Notification.objects.filter(kind=Notification.Kind.REMINDER).delete()
+    Notification.objects.update(sent_at=timezone.now(), outcome="sent", attempts=1)
+    to_come = Notification.objects.create(user=bob, match=match, kind=Notification.Kind.REMINDER,
+                                          subject="A day left", body="Your clock runs out tomorrow.",
+                                          due_at=timezone.now() + timedelta(days=1))
+    type(alice).objects.filter(pk=alice.pk).update(turn_notice="none")
+    type(carol).objects.filter(pk=carol.pk).update(is_active=False)
+    kind = Notification.Kind
+    return {
+        "match": match, "cancelled": cancelled,
+        "bobs_turn": Notification.objects.get(user=bob, match=match, kind=kind.YOUR_TURN),
+        "alices_turn": Notification.objects.get(user=alice, match=match, kind=kind.YOUR_TURN),
+        "invitation": Notification.objects.get(user=bob, match=match, kind=kind.INVITATION),
+        "to_come": to_come,
+        "unsubscribed": Notification.objects.get(user=alice, match=cancelled, kind=kind.MATCH_OVER),
+        "closed": Notification.objects.get(user=carol, match=cancelled, kind=kind.MATCH_OVER),
+    }
+
+
+def test_a_matchs_page_offers_send_again_only_where_sending_it_makes_sense(staff_client, notices):
+    """It was offered on every sent row, then refused in words: an invitation Bob had accepted,
+    a "your turn" after the turn, a result to a player who unsubscribed or whose account is closed."""
+    match, cancelled = notices["match"], notices["cancelled"]
+
+    assert resend_buttons(staff_client.get(match_page(match))) == {notices["bobs_turn"].pk}
+    assert resend_buttons(staff_client.get(match_page(cancelled))) == set()
+
+    # A page from before (or a forged form) posting one that makes no sense: refused in words, nothing sent.
+    chosen = {ON_ITS_PAGE: "resend_notification", "_selected_action": match.pk}
+    refused = act(staff_client, match, {**chosen, "notification": notices["invitation"].pk})
+    assert messages_of(refused) == [
+        f"Notification {notices['invitation'].pk} (Invitation to Bob about {match}): {services.INVITATION_CLOSED}",
+        "0 notifications queued again, to be sent as they were written."]
+    closed = act(staff_client, cancelled, {**chosen, "_selected_action": cancelled.pk,
+                                           "notification": notices["closed"].pk})
+    assert messages_of(closed)[0].endswith(services.ACCOUNT_CLOSED)
+    assert not Notification.objects.filter(resent_from__isnull=False).exists()
+
+
+def test_the_notifications_list_offers_send_again_on_the_rows_where_it_makes_sense(
+        staff_client, notices, django_capture_on_commit_callbacks):
+    notes = reverse("admin:games_notification_changelist")
+    page = staff_client.get(notes)
+    assert resend_buttons(page, "_selected_action") == {notices["bobs_turn"].pk}
+
+    with django_capture_on_commit_callbacks(execute=False):
+        response = staff_client.post(notes, {"action": "resend", "index": "0",  # what the row's button posts
+                                             "_selected_action": notices["bobs_turn"].pk}, follow=True)
+
+    assert [str(message) for message in response.context["messages"]] == [
+        "1 notification queued again, to be sent as they were written."]
+    assert Notification.objects.get(resent_from__isnull=False).resent_from == notices["bobs_turn"]
+
+
+def test_a_closed_account_is_sent_nothing_again(notices):
+    """A copy goes out as it was written, without the checks made when sending: staff could
+    mail a player whose account is closed."""
+    with pytest.raises(services.ServiceError, match=services.ACCOUNT_CLOSED):
+        services.notification_resend(notification_id=notices["closed"].pk)
+
+
+def test_the_notifications_list_makes_as_many_queries_for_thirty_rows_as_for_five(staff_client, alice, bob):
+    """Whether each row may be sent again is read with the rows, not one query each."""
+    def listed_queries() -> int:
+        Notification.objects.update(sent_at=timezone.now(), outcome="sent")
+        with CaptureQueriesContext(connection) as queries:
+            assert staff_client.get(reverse("admin:games_notification_changelist")).status_code == 200
+        return len(queries)
+
+    def play(count):
+        for _ in range(count):
+            play_moves(match, {0: alice, 1: bob}, 1, slowly=True)
+            Notification.objects.update(sent_at=timezone.now(), outcome="sent")  # the next turn gets its own
+
+    match = start_timed_match(alice, bob, options={"variant": "ethiopian"})
+    play(3)
+    listed_queries()  # the first request fills caches the next ones reuse
+    few = listed_queries()
+    play(25)
+    assert Notification.objects.count() >= 30
+    assert listed_queries() == few
 
 
 def test_a_moderator_with_the_match_permission_acts_from_the_page_but_sends_no_notification(client, alice, bob):
