@@ -72,17 +72,25 @@ def _open_seat() -> Exists:
     return Exists(Seat.objects.filter(match=OuterRef("pk"), user__isnull=True, ai_level__isnull=True))
 
 
+def _waits_for_a_closed_account() -> Exists:
+    """A seat held or offered to a player whose account is closed: the match could never start.
+    Closing an account cancels such matches (accounts.services.user_deactivate); these are
+    those of accounts closed before it did, until staff run ``close_deactivated_accounts``."""
+    return Exists(Seat.objects.filter(match=OuterRef("pk"), user__is_active=False))
+
+
 def lobby_open_matches(user: User) -> list[Match]:
     """Open challenges others posted that still have a free seat."""
     mine = Seat.objects.filter(match=OuterRef("pk"), user=user)
-    matches = Match.objects.filter(status=Status.OPEN).filter(_open_seat()).exclude(Exists(mine))
+    matches = (Match.objects.filter(status=Status.OPEN).filter(_open_seat())
+               .exclude(Exists(mine)).exclude(_waits_for_a_closed_account()))
     return list(_with_seats(matches.order_by("-created_at"))[:50])
 
 
 def invitations_for(user: User) -> list[Match]:
     waiting = Seat.objects.filter(match=OuterRef("pk"), user=user, accepted=False)
-    return list(_with_seats(Match.objects.filter(status=Status.OPEN).filter(Exists(waiting)))
-                .select_related("created_by"))  # "Bob invites you"
+    matches = Match.objects.filter(status=Status.OPEN).filter(Exists(waiting)).exclude(_waits_for_a_closed_account())
+    return list(_with_seats(matches).select_related("created_by"))  # "Bob invites you"
 
 
 def _visible_to(user: User) -> Q:

@@ -89,6 +89,7 @@ ACCEPT_INSTEAD = "You are invited to this match: accept the invitation to take y
 YOUR_OWN_MATCH = "You created this match, so there is no invitation for you to answer."
 NO_OPEN_SEAT = "There is no open seat left in this match."
 NO_INVITATION = "You have no invitation to this match."
+WAITS_FOR_CLOSED_ACCOUNT = "This match waits for {names}, whose account{s} {are} closed, so it can never start."
 UNKNOWN_PLAYER = "There is no player called “{name}”."
 UNCONFIRMED_PLAYER = ("“{name}” has not confirmed their email address yet, so they cannot sign in to play. "
                       "Invite them once they have.")
@@ -696,6 +697,8 @@ def match_join(*, match_id: int, user: User) -> Match:
         raise _no_longer_open(match, seats, user, joining=True)
     if mine := _seat_of(seats, user):
         raise AlreadyDone(ALREADY_SEATED) if mine.accepted else ServiceError(ACCEPT_INSTEAD)
+    if why := waits_for_closed_account(seats):
+        raise ServiceError(why)
     seat = next((seat for seat in seats if seat.is_open), None)
     if seat is None:
         raise ServiceError(NO_OPEN_SEAT)
@@ -704,6 +707,18 @@ def match_join(*, match_id: int, user: User) -> Match:
     _record_event(match, reason=f"{user.public_name} took seat {seat.number + 1}.", actor=user)
     _start_if_full(match, seats, actor=user)
     return match
+
+
+def waits_for_closed_account(seats: list[Seat]) -> str:
+    """Why a match still open can never start, or "": a seat held or offered to a player whose
+    account is closed (before closing an account cancelled such matches; see
+    ``accounts.services.user_deactivate``). Nobody may join it or accept; declining ends it."""
+    closed = [seat.user.public_name for seat in seats if seat.user_id and not seat.user.is_active]
+    if not closed:
+        return ""
+    several = len(closed) > 1
+    return WAITS_FOR_CLOSED_ACCOUNT.format(names=names_in_words(closed), s="s" if several else "",
+                                           are="are" if several else "is")
 
 
 def _already_answered(match: Match, user: User, *, accepting: bool) -> ServiceError:
@@ -732,6 +747,8 @@ def _invitation_to_answer(match_id: int, user: User, *, accepting: bool) -> tupl
 @transaction.atomic
 def match_accept(*, match_id: int, user: User) -> Match:
     match, seats, seat = _invitation_to_answer(match_id, user, accepting=True)
+    if why := waits_for_closed_account(seats):
+        raise ServiceError(why)
     seat.accepted = True
     seat.save(update_fields=["accepted"])
     _record_event(match, reason=f"{user.public_name} accepted the invitation.", actor=user)

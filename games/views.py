@@ -208,6 +208,8 @@ def _match_context(request, match: Match, *, error: str = "") -> dict:
         "to_accept": [names[seat.number] if seat != my_seat else "you" for seat in seats
                       if seat.user_id and not seat.accepted],
         "open_seat": any(seat.is_open for seat in seats),
+        # An account closed before closing one cancelled its matches: no Join, no Accept.
+        "never_starts": services.waits_for_closed_account(seats) if match.status == Status.OPEN else "",
         # Who a cancellation would tell (the creator's confirmation says whether anyone).
         "others_in_match": any(seat.user_id and seat.user_id != request.user.pk for seat in seats),
         "winners": [names[number] for number in (match.result or {}).get("winners", [])],
