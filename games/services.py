@@ -13,7 +13,8 @@ import secrets as pysecrets
 import smtplib
 import zoneinfo
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
+from datetime import time as dt_time
 from functools import partial
 
 from allauth.account.models import EmailAddress
@@ -332,10 +333,17 @@ def _zone(user: User) -> zoneinfo.ZoneInfo:
 
 
 def next_digest_at(user: User, now: datetime) -> datetime:
-    """The next time the clock shows the player's digest hour, in their time zone."""
-    local = now.astimezone(_zone(user))
-    at = local.replace(hour=user.digest_hour, minute=0, second=0, microsecond=0)
-    return at if at > local else at + timedelta(days=1)
+    """The next time the clock shows the player's digest hour, in their time zone, once per
+    local day: an hour the clocks go back over counts the first time it comes (fold 0), and
+    an hour they skip is taken 24 hours after the day before's. Instants are compared, not
+    clock readings: in Chatham (+13:45, back at 03:45 to 02:45) a digest for 3 o'clock sent
+    at 02:50 the second time round had 03:00 still ahead on the clock, and went again."""
+    zone = _zone(user)
+    today = now.astimezone(zone).date()
+    at = datetime.combine(today, dt_time(user.digest_hour), tzinfo=zone).astimezone(UTC)
+    if at > now:
+        return at
+    return datetime.combine(today + timedelta(days=1), dt_time(user.digest_hour), tzinfo=zone).astimezone(UTC)
 
 
 @transaction.atomic

@@ -1,0 +1,86 @@
+"""Players in different time zones, and the days the clocks change.
+
+Every moment a player reads (a deadline, the end of a vacation) is written in the reader's
+own time zone; what lasts "a day" (a day per move, a day in the bank, a day of vacation) is
+24 hours of real time, whatever the clocks do meanwhile; the daily digest goes once per
+local day at the player's hour. Zones chosen for their odd offsets and changes: Europe/Berlin
+and America/New_York (an hour, at 2 or 3 o'clock), Asia/Kolkata (+05:30, no change),
+Pacific/Chatham (+12:45/+13:45, changing at 2:45 and 3:45) and Australia/Lord_Howe (a
+30-minute change at 2 o'clock)."""
+
+from __future__ import annotations
+
+import zoneinfo
+from datetime import UTC, date, datetime, timedelta
+from itertools import pairwise
+
+import pytest
+from django.core import mail
+
+from accounts.models import User
+from games import services, tasks
+from games.models import Notification
+from tests.games.conftest import start_timed_match
+
+
+def instant(text: str) -> datetime:
+    return datetime.fromisoformat(text)
+
+
+# (zone, digest hour, a day two days before the clocks change): the hour is the one skipped,
+# or gone over twice, or (Chatham) one the change splits.
+CLOCK_CHANGES = [
+    ("Europe/Berlin", 2, "2026-03-27"),  # 29 March: 02:00 -> 03:00, the hour is skipped
+    ("Europe/Berlin", 2, "2026-10-23"),  # 25 October: 03:00 -> 02:00, the hour comes twice
+    ("America/New_York", 2, "2026-03-06"),  # 8 March: 02:00 -> 03:00
+    ("America/New_York", 1, "2026-10-30"),  # 1 November: 02:00 -> 01:00
+    ("Australia/Lord_Howe", 2, "2026-10-02"),  # 4 October: 02:00 -> 02:30
+    ("Australia/Lord_Howe", 1, "2026-04-03"),  # 5 April: 02:00 -> 01:30, half the hour twice
+    ("Pacific/Chatham", 3, "2026-09-25"),  # 27 September: 02:45 -> 03:45, 3 o'clock skipped
+    ("Pacific/Chatham", 3, "2026-04-03"),  # 5 April: 03:45 -> 02:45, 3 o'clock twice
+    ("Asia/Kolkata", 0, "2026-03-27"),  # no change: midnight every day
+]
+
+
+@pytest.mark.parametrize(("zone", "hour", "day"), CLOCK_CHANGES)
+@pytest.mark.parametrize("late", [timedelta(seconds=1), timedelta(minutes=30), timedelta(minutes=50)])
+def test_the_digest_goes_once_every_local_day_also_when_the_clocks_change(zone, hour, day, late):
+    """Each digest is followed by the next one found when it went out (``late``: the relay is
+    behind, a mail server was down). In Chatham a digest for 3 o'clock sent at 02:50 the second
+    time round found 03:00 still ahead on the clock and went again 10 minutes later."""
+    player, local = User(time_zone=zone, digest_hour=hour), zoneinfo.ZoneInfo(zone)
+    start = datetime.combine(date.fromisoformat(day), datetime.min.time(), tzinfo=local)
+    sent = [services.next_digest_at(player, start)]
+    for _ in range(4):
+        sent.append(services.next_digest_at(player, sent[-1].astimezone(UTC) + late))  # the site's now is UTC
+
+    days = [moment.astimezone(local).date() for moment in sent]
+    assert days == [days[0] + timedelta(days=n) for n in range(5)], "one digest a day, none missed"
+    for before, moment in pairwise(sent):
+        on_the_clock = moment.astimezone(local)
+        skipped = (on_the_clock.hour, on_the_clock.minute) != (hour, 0)
+        assert not skipped or moment - before == timedelta(hours=24), (
+            f"at the digest hour, or 24 h after the day before's where the clocks skip it: {on_the_clock}")
+
+
+def digests_to(user: User) -> list:
+    return [message for message in mail.outbox if message.to == [user.email] and "Your turn in" in message.subject]
+
+
+def test_a_digest_sent_late_in_an_hour_the_clocks_go_back_over_is_not_sent_again_that_day(clock, alice, bob):
+    bob.turn_notice, bob.digest_hour, bob.time_zone = "digest", 3, "Pacific/Chatham"
+    bob.save()
+    clock.now = instant("2026-04-04T12:00Z")  # Sunday 5 April, 01:45 in Chatham: at 03:45 the clocks go back
+    match = start_timed_match(alice, bob, clock=services.ClockSpec())
+    services.move_submit(match_id=match.pk, user=alice, move="1", expected_version=0)
+    assert Notification.objects.get(user=bob, kind=Notification.Kind.DIGEST).due_at == instant("2026-04-04T13:15Z")
+
+    clock.now = instant("2026-04-04T14:05Z")  # the relay was behind: 02:50, the second time round
+    tasks.sweep_notifications()
+    assert len(digests_to(bob)) == 1
+    for _ in range(24):  # the next two hours, 3 o'clock (the second one) among them
+        clock.advance(minutes=5)
+        tasks.sweep_notifications()
+    assert len(digests_to(bob)) == 1, "one digest on Sunday"
+    tomorrow = Notification.objects.get(user=bob, kind=Notification.Kind.DIGEST, sent_at__isnull=True)
+    assert tomorrow.due_at == instant("2026-04-05T14:15Z"), "Monday 03:00 (+12:45)"
