@@ -1,10 +1,13 @@
-"""How the site writes a span of time: one format on the match page and the dashboard alike."""
+"""How the site writes a span of time and a moment: one format on the match page, the
+dashboard and in emails alike."""
 
 from __future__ import annotations
 
 from datetime import datetime
 
 from django import template
+from django.utils import timezone
+from django.utils.dateformat import format as date_format
 
 from games.models import DAY
 
@@ -46,3 +49,39 @@ def time_ago(moment: datetime | None, now: datetime) -> str:
         return ""
     seconds = (now - moment).total_seconds()
     return "just now" if seconds < 60 else f"{duration(seconds)} ago"
+
+
+@register.filter
+def local_time(moment: datetime | None, date_part: str = "D j M") -> str:
+    """``{{ deadline|local_time }}``: "Sun 29 Mar, 07:00 EDT", on the clock of the active time
+    zone (the signed-in player's on a page, the recipient's in an email). Where the tz database
+    has no letters for a zone it writes the offset ("00:45 +1345", "09:00 -03"), which reads as
+    part of the time: "UTC+13:45", "UTC-3" instead."""
+    if moment is None:
+        return ""
+    local = timezone.localtime(moment)
+    return f"{date_format(local, date_part)}, {local:%H:%M} {_zone_letters(local) or _utc_offset(local)}"
+
+
+@register.filter
+def local_time_named(moment: datetime | None, date_part: str = "D j M") -> str:
+    """``local_time`` for an email, read away from the site: letters such as "IST" (India,
+    Ireland, Israel) or "CST" stand for several zones, so the zone's name follows them:
+    "Friday 15 January 2027, 17:30 IST (Asia/Kolkata)". An offset or "UTC" needs none."""
+    written = local_time(moment, date_part)
+    local = timezone.localtime(moment) if moment is not None else None
+    if local is None or _zone_letters(local) in ("", "UTC"):
+        return written
+    zone = timezone.get_current_timezone()
+    return f"{written} ({getattr(zone, 'key', str(zone)).replace('_', ' ')})"
+
+
+def _zone_letters(local: datetime) -> str:
+    letters = local.tzname() or ""
+    return letters if letters[:1].isalpha() else ""
+
+
+def _utc_offset(local: datetime) -> str:
+    minutes = int(local.utcoffset().total_seconds()) // 60
+    hours, rest = divmod(abs(minutes), 60)
+    return f"UTC{'-' if minutes < 0 else '+'}{hours}{f':{rest:02}' if rest else ''}"

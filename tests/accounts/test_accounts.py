@@ -178,7 +178,8 @@ def test_password_change(client, alice, settings):
     assert alice.check_password("another-long-passphrase")
     [told] = [m for m in mail.outbox if m.to == ["alice@example.com"]]  # it may not have been her
     assert told.subject == "[Boardgames] Password changed" and told.body.rstrip().endswith(f"{settings.SITE_URL}/")
-    assert re.search(r"^- Date: \w{3} \d{1,2} \w{3} \d{4}, \d\d:\d\d CES?T$", told.body, re.M), "her time, named"
+    date_line = r"^- Date: \w{3} \d{1,2} \w{3} \d{4}, \d\d:\d\d CES?T \(Europe/Paris\)$"
+    assert re.search(date_line, told.body, re.M), "her time, named"
 
 
 def test_profile_saves_display_name_time_zone_and_turn_emails(client, alice):

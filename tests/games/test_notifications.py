@@ -101,6 +101,7 @@ def test_mail_clients_unsubscribe_with_the_rfc_8058_one_click_post(clock, alice,
 
 
 def test_a_your_turn_email_says_when_the_time_runs_out_in_the_players_time_zone(clock, alice, bob):
+    clock.now = datetime.fromisoformat("2026-11-20T10:00Z")  # winter time (CET): the test ran on the day's date
     bob.time_zone = "Europe/Paris"
     bob.save()
     match = start_timed_match(alice, bob)  # two days a move: Bob loses if his clock runs out
@@ -108,7 +109,7 @@ def test_a_your_turn_email_says_when_the_time_runs_out_in_the_players_time_zone(
     services.move_submit(match_id=match.pk, user=alice, move="1", expected_version=0)
     deadline = Seat.objects.get(match=match, user=bob).deadline.astimezone(zoneinfo.ZoneInfo("Europe/Paris"))
     body = Notification.objects.get(user=bob, kind=Notification.Kind.YOUR_TURN, channel="email").body
-    assert (f"Your time runs out on {deadline:%A} {deadline.day} {deadline:%B %Y, %H:%M} CET; "
+    assert (f"Your time runs out on {deadline:%A} {deadline.day} {deadline:%B %Y, %H:%M} CET (Europe/Paris); "
             "then you lose the match.") in body
 
 

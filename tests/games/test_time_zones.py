@@ -10,12 +10,14 @@ Pacific/Chatham (+12:45/+13:45, changing at 2:45 and 3:45) and Australia/Lord_Ho
 
 from __future__ import annotations
 
+import re
 import zoneinfo
 from datetime import UTC, date, datetime, timedelta
 from itertools import pairwise
 
 import pytest
 from django.core import mail
+from django.urls import reverse
 
 from accounts.models import User
 from games import services, tasks
@@ -84,3 +86,40 @@ def test_a_digest_sent_late_in_an_hour_the_clocks_go_back_over_is_not_sent_again
     assert len(digests_to(bob)) == 1, "one digest on Sunday"
     tomorrow = Notification.objects.get(user=bob, kind=Notification.Kind.DIGEST, sent_at__isnull=True)
     assert tomorrow.due_at == instant("2026-04-05T14:15Z"), "Monday 03:00 (+12:45)"
+
+
+ONE_DAY_A_MOVE = services.ClockSpec(time_control="per_move", days_per_move=1)
+
+
+@pytest.mark.parametrize(("zone", "in_email", "on_page"), [
+    ("Asia/Kolkata", "Sunday 29 March 2026, 16:30 IST (Asia/Kolkata)", "Sun 29 Mar, 16:30 IST"),
+    ("Pacific/Chatham", "Monday 30 March 2026, 00:45 UTC+13:45", "Mon 30 Mar, 00:45 UTC+13:45"),
+    ("Australia/Lord_Howe", "Sunday 29 March 2026, 22:00 UTC+11", "Sun 29 Mar, 22:00 UTC+11"),
+    ("Europe/Berlin", "Sunday 29 March 2026, 13:00 CEST (Europe/Berlin)", "Sun 29 Mar, 13:00 CEST"),
+    ("America/New_York", "Sunday 29 March 2026, 07:00 EDT (America/New York)", "Sun 29 Mar, 07:00 EDT"),
+    ("UTC", "Sunday 29 March 2026, 11:00 UTC", "Sun 29 Mar, 11:00 UTC"),
+])
+def test_each_player_reads_a_deadline_on_their_own_clock_with_the_zone_said(clock, alice, bob, client, zone,
+                                                                           in_email, on_page):
+    """Bob's deadline, 24 hours after Alice (in Tokyo) moved, in Bob's zone wherever he reads
+    it; in an email, read away from the site, letters that stand for several zones ("IST":
+    India, Ireland, Israel) come with the zone's name. The tz database has no letters for
+    Chatham or Lord Howe: it wrote "00:45 +1345", which reads as part of the time."""
+    alice.time_zone, bob.time_zone, bob.reminders = "Asia/Tokyo", zone, "50"
+    alice.save()
+    bob.save()
+    clock.now = instant("2026-03-28T11:00Z")  # the night before Europe's clocks go forward
+    match = start_timed_match(alice, bob, clock=ONE_DAY_A_MOVE)
+    client.force_login(alice)
+    client.post(reverse("match_move", args=[match.pk]), {"move": "1", "version": "0"})  # in Tokyo's time zone
+
+    emails = Notification.objects.filter(user=bob, channel="email")
+    assert f"Your time runs out on {in_email}; then you lose the match." in emails.get(kind="your_turn").body
+    assert f"your time runs out\non {in_email}." in emails.get(kind="reminder").body
+    client.force_login(bob)
+    page = client.get(reverse("match_detail", args=[match.pk])).content.decode()
+    assert re.search(rf'1 d 0 h left · until <time datetime="[^"]+">{re.escape(on_page)}</time>', page)
+    assert f"until {on_page}</small>" in client.get(reverse("dashboard")).content.decode()
+    client.force_login(alice)
+    assert "Sun 29 Mar, 20:00 JST" in client.get(reverse("match_detail", args=[match.pk])).content.decode(), \
+        "Alice reads Bob's deadline on her own clock"
