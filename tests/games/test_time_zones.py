@@ -123,3 +123,47 @@ def test_each_player_reads_a_deadline_on_their_own_clock_with_the_zone_said(cloc
     client.force_login(alice)
     assert "Sun 29 Mar, 20:00 JST" in client.get(reverse("match_detail", args=[match.pk])).content.decode(), \
         "Alice reads Bob's deadline on her own clock"
+
+
+def reminder_emails_to(user: User) -> list[str]:
+    return [message.subject for message in mail.outbox if message.to == [user.email]
+            and message.subject.startswith("Time is running out")]
+
+
+@pytest.mark.parametrize(("zone", "turn_begins", "deadline_on_page"), [
+    ("Europe/Berlin", "2026-03-28T11:00Z", "Sun 29 Mar, 13:00 CEST"),  # Saturday 12:00 CET; the clocks go forward
+    ("Europe/Berlin", "2026-10-24T12:30Z", "Sun 25 Oct, 13:30 CET"),  # Saturday 14:30 CEST; back (half time at 02:30)
+    ("Australia/Lord_Howe", "2026-10-03T01:30Z", "Sun 4 Oct, 12:30 UTC+11"),  # 12:00 +10:30; forward half an hour
+    ("Pacific/Chatham", "2026-04-04T00:00Z", "Sun 5 Apr, 12:45 UTC+12:45"),  # 13:45 +13:45; back an hour
+])
+def test_a_day_per_move_is_24_hours_of_real_time_over_a_change_of_the_clocks(clock, alice, bob, client, zone,
+                                                                           turn_begins, deadline_on_page):
+    """"1 day per move" over a night the clocks change is 24 hours, not the same time on the
+    next day's clock (which of the players' clocks would it be?): the deadline reads an hour
+    (or half an hour) later or earlier on the clock. Reminders at 50, 80 and 95 % of the 24
+    hours go once each, and the clock runs out at the 24th hour."""
+    bob.time_zone, bob.reminders = zone, "50,80,95"
+    bob.save()
+    clock.now = instant(turn_begins)
+    match = start_timed_match(alice, bob, clock=ONE_DAY_A_MOVE)
+    services.move_submit(match_id=match.pk, user=alice, move="1", expected_version=0)
+    deadline = clock.now + timedelta(hours=24)
+    client.force_login(bob)
+    assert f">{deadline_on_page}</time>" in client.get(reverse("match_detail", args=[match.pk])).content.decode()
+
+    reminders = Notification.objects.filter(user=bob, kind=Notification.Kind.REMINDER, channel="email")
+    assert sorted(reminders.values_list("due_at", flat=True)) == [
+        clock.now + timedelta(hours=hours) for hours in (12, 19.2, 22.8)]
+    mail.outbox.clear()
+    while clock.now + timedelta(minutes=10) < deadline:  # beat's relay, every 10 minutes here
+        clock.advance(minutes=10)
+        tasks.sweep_notifications()
+        tasks.sweep_deadlines()
+    assert reminder_emails_to(bob) == [f"Time is running out in {match}"] * 3
+    match.refresh_from_db()
+    assert match.status == "active", "not out of time before the 24 hours"
+    clock.now = deadline
+    tasks.sweep_deadlines()
+    match.refresh_from_db()
+    assert match.status == "finished" and "ran out of time" in match.result["reason"]
+
