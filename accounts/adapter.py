@@ -57,7 +57,7 @@ class AccountAdapter(DefaultAccountAdapter):
     def send_notification_mail(self, template_prefix: str, user: User, context: dict | None = None,
                                email: str | None = None) -> None:
         # "A change was made to your account" gives its date in the owner's time zone.
-        super().send_notification_mail(template_prefix, user, {"time_zone": user.time_zone, **(context or {})}, email)
+        super().send_notification_mail(template_prefix, user, {"time_zone": user.zone, **(context or {})}, email)
 
     def render_mail(self, template_prefix: str, email: str | list[str], context: dict,
                     headers: dict[str, str] | None = None) -> EmailMessage:

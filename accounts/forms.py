@@ -149,7 +149,9 @@ class ProfileForm(FocusFirstRefused, forms.ModelForm):
 
 
 class VacationForm(forms.Form):
-    days = forms.IntegerField(min_value=1, max_value=VACATION_DAYS_PER_YEAR, initial=7, label="Days of vacation")
+    days = forms.IntegerField(
+        min_value=1, max_value=VACATION_DAYS_PER_YEAR, initial=7, label="Days of vacation",
+        help_text="Each day is 24 hours from now. If you come back early, the days you did not begin go back.")
 
 
 LOGIN_MAX_LENGTH = 254  # the longest email address; usernames are shorter

@@ -1,4 +1,3 @@
-import zoneinfo
 from urllib.parse import parse_qs, urlencode, urlsplit
 
 from django.conf import settings
@@ -20,10 +19,7 @@ class UserTimezoneMiddleware:
     def __call__(self, request):
         user = getattr(request, "user", None)
         if user is not None and user.is_authenticated:
-            try:
-                timezone.activate(zoneinfo.ZoneInfo(user.time_zone))
-            except (zoneinfo.ZoneInfoNotFoundError, ValueError):
-                timezone.deactivate()
+            timezone.activate(user.zone)
         else:
             timezone.deactivate()
         return self.get_response(request)

@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import zoneinfo
 from collections.abc import Iterable
+from datetime import datetime
 from pathlib import Path
 
 from django.contrib.auth.models import AbstractUser
@@ -100,6 +101,24 @@ class User(AbstractUser):
     @property
     def public_name(self) -> str:
         return self.display_name or self.username
+
+    @property
+    def zone(self) -> zoneinfo.ZoneInfo:
+        """The player's time zone; UTC for a name this machine does not know."""
+        try:
+            return zoneinfo.ZoneInfo(self.time_zone)
+        except (zoneinfo.ZoneInfoNotFoundError, ValueError):
+            return zoneinfo.ZoneInfo("UTC")
+
+    def vacation_year_now(self, now: datetime) -> int:
+        """The year the vacation allowance counts: the player's own. In UTC's, a player in
+        Chatham spent New Year's morning still in last year's allowance, and one in New York
+        started next year's on New Year's Eve."""
+        return now.astimezone(self.zone).year
+
+    def vacation_days_left(self, now: datetime) -> int:
+        used = self.vacation_days_used if self.vacation_year == self.vacation_year_now(now) else 0
+        return VACATION_DAYS_PER_YEAR - used
 
     @property
     def reminder_percents(self) -> list[int]:

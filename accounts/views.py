@@ -16,7 +16,7 @@ from django_htmx.http import HttpResponseClientRefresh
 
 from accounts import unsubscribe
 from accounts.forms import ProfileForm, VacationForm
-from accounts.models import VACATION_DAYS_PER_YEAR, TurnNotice, User
+from accounts.models import TurnNotice, User
 from games import services
 from games.models import Notification
 
@@ -51,8 +51,7 @@ def _profile_context(request, form, vacation_form) -> dict:
         "form": form,
         "vacation_form": vacation_form,
         "on_vacation": user.vacation_until is not None and user.vacation_until > timezone.now(),
-        "vacation_days_left": VACATION_DAYS_PER_YEAR - (
-            user.vacation_days_used if user.vacation_year == timezone.now().year else 0),
+        "vacation_days_left": user.vacation_days_left(timezone.now()),
         "failures": _failures_to_show(user),
     }
 

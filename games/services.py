@@ -11,7 +11,6 @@ from __future__ import annotations
 import logging
 import secrets as pysecrets
 import smtplib
-import zoneinfo
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from datetime import time as dt_time
@@ -26,7 +25,7 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
 
-from accounts.models import VACATION_DAYS_PER_YEAR, TurnNotice, User
+from accounts.models import TurnNotice, User
 from accounts.unsubscribe import REMINDERS, TURN_EMAILS, unsubscribe_url
 from config.mail import ReadableEmail
 from games import selectors, tasks, webhooks
@@ -261,7 +260,7 @@ def _outbox_rows(user: User, match: Match, kind: str, template: str, context: di
     if not channels:
         return []
     context = {"user": user, "match": match, "url": _match_url(match), **context}
-    with timezone.override(_zone(user)):
+    with timezone.override(user.zone):
         subject = render_to_string(f"emails/{template}_subject.txt", context, using="text").strip()
         body = render_to_string(f"emails/{template}.txt", context, using="text")
     return [
@@ -325,20 +324,13 @@ def _tell_the_result(match: Match, seats: list[Seat], readers: list[tuple[Seat, 
                 {"last_move": last_move, "taken_over_at": seat.taken_over_at, **_result_words(match, seats, seat)})
 
 
-def _zone(user: User) -> zoneinfo.ZoneInfo:
-    try:
-        return zoneinfo.ZoneInfo(user.time_zone)
-    except (zoneinfo.ZoneInfoNotFoundError, ValueError):
-        return zoneinfo.ZoneInfo("UTC")
-
-
 def next_digest_at(user: User, now: datetime) -> datetime:
     """The next time the clock shows the player's digest hour, in their time zone, once per
     local day: an hour the clocks go back over counts the first time it comes (fold 0), and
     an hour they skip is taken 24 hours after the day before's. Instants are compared, not
     clock readings: in Chatham (+13:45, back at 03:45 to 02:45) a digest for 3 o'clock sent
     at 02:50 the second time round had 03:00 still ahead on the clock, and went again."""
-    zone = _zone(user)
+    zone = user.zone
     today = now.astimezone(zone).date()
     at = datetime.combine(today, dt_time(user.digest_hour), tzinfo=zone).astimezone(UTC)
     if at > now:
@@ -1154,7 +1146,7 @@ def _digest_render(notification: Notification) -> str:
     if user.turn_notice != TurnNotice.DIGEST or not matches:
         return "Nothing waits for the player."
     context = {"user": user, "matches": matches, "site_url": settings.SITE_URL}
-    with timezone.override(_zone(user)):
+    with timezone.override(user.zone):
         notification.subject = render_to_string("emails/digest_subject.txt", context, using="text").strip()
         notification.body = render_to_string("emails/digest.txt", context, using="text")
     Notification.objects.filter(pk=notification.pk).update(subject=notification.subject, body=notification.body)
@@ -1293,9 +1285,9 @@ def vacation_start(*, user_id: int, days: int) -> User:
     user = User.objects.select_for_update(no_key=True).get(pk=user_id)
     if _on_vacation(user, now):
         raise ServiceError(ALREADY_ON_VACATION)
-    if user.vacation_year != now.year:
-        user.vacation_year, user.vacation_days_used = now.year, 0
-    left = VACATION_DAYS_PER_YEAR - user.vacation_days_used
+    if user.vacation_year != (year := user.vacation_year_now(now)):
+        user.vacation_year, user.vacation_days_used = year, 0
+    left = user.vacation_days_left(now)
     if not 1 <= days <= left:
         raise ServiceError(VACATION_TOO_LONG.format(left=left, s=pluralize(left)))
     user.vacation_started_at, user.vacation_until = now, now + timedelta(days=days)
@@ -1321,7 +1313,7 @@ def vacation_end(*, user_id: int) -> User:
     user = User.objects.select_for_update(no_key=True).get(pk=user_id)  # no_key: see vacation_start
     if user.vacation_until is None:
         return user
-    if user.vacation_until > now and user.vacation_year == now.year:
+    if user.vacation_until > now and user.vacation_year == user.vacation_year_now(now):
         unused = int((user.vacation_until - now).total_seconds() // DAY)
         user.vacation_days_used = max(0, user.vacation_days_used - unused)
     user.vacation_started_at = user.vacation_until = None

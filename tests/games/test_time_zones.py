@@ -167,3 +167,21 @@ def test_a_day_per_move_is_24_hours_of_real_time_over_a_change_of_the_clocks(clo
     match.refresh_from_db()
     assert match.status == "finished" and "ran out of time" in match.result["reason"]
 
+
+@pytest.mark.parametrize(("zone", "now", "days_left"), [
+    ("Pacific/Chatham", "2026-12-31T20:15Z", 30),  # 1 January 2027, 10:00 there: a new year, a new allowance
+    ("America/New_York", "2027-01-01T01:00Z", 0),  # 31 December 2026, 20:00 there: still the old one
+])
+def test_the_yearly_vacation_allowance_follows_the_players_own_new_year(clock, alice, client, zone, now, days_left):
+    alice.time_zone, alice.vacation_year, alice.vacation_days_used = zone, 2026, 30
+    alice.save()
+    clock.now = instant(now)
+    client.force_login(alice)
+    assert f"{days_left} vacation days left this year." in client.get(reverse("profile")).content.decode()
+    if days_left:
+        services.vacation_start(user_id=alice.pk, days=days_left)
+        alice.refresh_from_db()
+        assert (alice.vacation_year, alice.vacation_days_used) == (2027, days_left)
+    else:
+        with pytest.raises(services.ServiceError, match=r"You have 0 vacation days left this year\."):
+            services.vacation_start(user_id=alice.pk, days=1)
