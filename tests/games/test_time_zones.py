@@ -22,6 +22,7 @@ from django.urls import reverse
 from accounts.models import User
 from games import services, tasks
 from games.models import Notification
+from tests.accounts.test_accounts import profile_data
 from tests.games.conftest import start_timed_match
 
 
@@ -185,3 +186,28 @@ def test_the_yearly_vacation_allowance_follows_the_players_own_new_year(clock, a
     else:
         with pytest.raises(services.ServiceError, match=r"You have 0 vacation days left this year\."):
             services.vacation_start(user_id=alice.pk, days=1)
+
+
+def test_a_new_time_zone_rewrites_the_waiting_reminders_and_moves_the_digest(clock, alice, bob, client):
+    """A reminder is due at its share of the turn's real time, wherever the player is; what it
+    says of the deadline, and the digest's hour, follow the player's new clock."""
+    bob.time_zone, bob.reminders = "Europe/Berlin", "50,80"
+    bob.save()
+    clock.now = instant("2026-03-28T11:00Z")
+    match = start_timed_match(alice, bob, clock=ONE_DAY_A_MOVE)
+    services.move_submit(match_id=match.pk, user=alice, move="1", expected_version=0)
+    reminders = Notification.objects.filter(user=bob, kind=Notification.Kind.REMINDER, sent_at__isnull=True)
+    due = sorted(reminders.values_list("due_at", flat=True))
+    assert {row.body.splitlines()[3] for row in reminders.all()} == {
+        "on Sunday 29 March 2026, 13:00 CEST (Europe/Berlin). When it runs out: you lose the match."}
+
+    clock.advance(hours=1)
+    client.force_login(bob)
+    client.post(reverse("profile"), profile_data(display_name="Bob", webhook_url="", time_zone="Asia/Kolkata",
+                                                 turn_notice="digest", digest_hour="7"))
+
+    assert sorted(reminders.values_list("due_at", flat=True)) == due
+    assert {row.body.splitlines()[3] for row in reminders.all()} == {
+        "on Sunday 29 March 2026, 16:30 IST (Asia/Kolkata). When it runs out: you lose the match."}
+    digest = Notification.objects.get(user=bob, kind=Notification.Kind.DIGEST, sent_at__isnull=True)
+    assert digest.due_at == instant("2026-03-29T01:30Z"), "07:00 in Kolkata"
