@@ -2,19 +2,23 @@ from __future__ import annotations
 
 import re
 import unicodedata
-import zoneinfo
 from functools import cache
 
 from allauth.account.adapter import get_adapter
 from allauth.account.forms import LoginForm, SignupForm
 from confusable_homoglyphs import categories, confusables
 from django import forms
+from django.contrib import messages
 from django.contrib.admin.forms import AdminAuthenticationForm
 from django.core import validators
 from django.db.models import Q, QuerySet
 
-from accounts.models import TIME_ZONE_CHOICES, VACATION_DAYS_PER_YEAR, User
+from accounts.models import TIME_ZONE_CHOICES, VACATION_DAYS_PER_YEAR, User, is_time_zone
 
+UNKNOWN_TIME_ZONE = "That is not a time zone we know: choose yours from the list."
+# A sign-up whose browser gave no time zone we know (no JavaScript, or a forged form) starts in UTC.
+TIME_ZONE_NOT_TOLD = ("We could not tell your time zone from your browser, so your deadlines are shown in UTC for now: "
+                      "once you are signed in, choose your time zone in your profile.")
 NAME_TAKEN = "Another player is already called “{name}”; choose another name."
 NAME_LOOKS_TAKEN = "“{name}” looks just like the name of another player; choose another name."
 NAME_INVISIBLE = "A name may not contain invisible or control characters."
@@ -101,7 +105,7 @@ def looks_taken(name: str, others: QuerySet[User]) -> bool:
 def offer_current_zone(form: forms.ModelForm) -> None:
     """A zone chosen from an older list ("Asia/Calcutta") stays a choice until the player picks another."""
     current = form.instance.time_zone
-    if current not in dict(TIME_ZONE_CHOICES) and current in zoneinfo.available_timezones():
+    if current not in dict(TIME_ZONE_CHOICES) and is_time_zone(current):
         form.fields["time_zone"].choices = sorted([*TIME_ZONE_CHOICES, (current, current.replace("_", " "))])
 
 
@@ -120,7 +124,7 @@ class FocusFirstRefused:
 
 class ProfileForm(FocusFirstRefused, forms.ModelForm):
     # The list is the machine's time zone database, so it lives here, not in a migration.
-    time_zone = forms.ChoiceField(choices=TIME_ZONE_CHOICES)
+    time_zone = forms.ChoiceField(choices=TIME_ZONE_CHOICES, error_messages={"invalid_choice": UNKNOWN_TIME_ZONE})
 
     class Meta:
         model = User
@@ -179,17 +183,21 @@ class SignUpForm(SignupForm):
     field): every new player's deadlines and digest hour were in UTC until they found the
     profile's setting."""
 
-    time_zone = forms.CharField(required=False, max_length=64, widget=forms.HiddenInput)
+    # No length limit: a hidden field too long would refuse the sign-up with a message about a
+    # field the player never saw. Anything unknown means UTC, and the next page says so.
+    time_zone = forms.CharField(required=False, widget=forms.HiddenInput)
 
     def clean_time_zone(self) -> str:
         zone = self.cleaned_data["time_zone"]
-        return zone if zone in zoneinfo.available_timezones() else ""  # a browser's odd answer: UTC, as before
+        return zone if is_time_zone(zone) else ""
 
     def save(self, request):
         user = super().save(request)
         if zone := self.cleaned_data.get("time_zone"):
             user.time_zone = zone
             user.save(update_fields=["time_zone"])
+        else:
+            messages.info(request, TIME_ZONE_NOT_TOLD)
         return user
 
 

@@ -28,6 +28,15 @@ def _time_zone_names() -> set[str]:
 
 
 TIME_ZONE_CHOICES = [(name, name.replace("_", " ")) for name in sorted(_time_zone_names())]
+# Entries of the tz database that name no place: "localtime" is the server's own zone.
+SYSTEM_ZONES = {"localtime", "Factory", "posixrules"}
+
+
+def is_time_zone(name: str) -> bool:
+    """Whether a browser or a stored profile may give ``name``: a zone of the tz database,
+    today's name or an old one ("Asia/Calcutta", which browsers still give), a fixed offset
+    ("Etc/GMT+5"), but no system entry."""
+    return name in zoneinfo.available_timezones() and name not in SYSTEM_ZONES
 # Reminders before a clock runs out, as the share of the turn's time already used.
 REMINDER_CHOICES = [
     ("", "No reminders"),
