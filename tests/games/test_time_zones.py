@@ -211,3 +211,15 @@ def test_a_new_time_zone_rewrites_the_waiting_reminders_and_moves_the_digest(clo
         "on Sunday 29 March 2026, 16:30 IST (Asia/Kolkata). When it runs out: you lose the match."}
     digest = Notification.objects.get(user=bob, kind=Notification.Kind.DIGEST, sent_at__isnull=True)
     assert digest.due_at == instant("2026-03-29T01:30Z"), "07:00 in Kolkata"
+
+
+def test_the_digest_writes_each_deadline_on_the_players_clock_with_the_zone_named(clock, alice, bob):
+    bob.turn_notice, bob.digest_hour, bob.time_zone = "digest", 7, "Asia/Kolkata"
+    bob.save()
+    clock.now = instant("2026-03-28T11:00Z")
+    match = start_timed_match(alice, bob, clock=ONE_DAY_A_MOVE)
+    services.move_submit(match_id=match.pk, user=alice, move="1", expected_version=0)
+    clock.now = instant("2026-03-29T01:30:30Z")  # 07:00 in Kolkata
+    tasks.sweep_notifications()
+    [digest] = digests_to(bob)
+    assert f"- {match.full_name}: time runs out Sun 29 Mar, 16:30 IST (Asia/Kolkata)\n" in digest.body
