@@ -1063,6 +1063,7 @@ def notification_send(*, notification_id: int) -> bool:
         if isinstance(error, PermanentFailure) or notification.attempts >= MAX_SEND_ATTEMPTS:
             log.warning("Notification %s failed for good: %s", notification_id, error)
             _close(notification, Notification.Outcome.FAILED, str(error) or type(error).__name__)
+            _next_digest(notification)  # the address may be corrected by tomorrow
             return False
         backoff = settings.NOTIFICATION_RETRY_SECONDS * 2 ** (notification.attempts - 1)
         Notification.objects.filter(pk=notification_id).update(
@@ -1071,9 +1072,14 @@ def notification_send(*, notification_id: int) -> bool:
         )
         raise
     _close(notification, Notification.Outcome.SENT, "")
-    if notification.kind == Notification.Kind.DIGEST:
-        _digest_schedule(notification.user, timezone.now())  # tomorrow's: what waited today may wait still
+    _next_digest(notification)
     return True
+
+
+def _next_digest(notification: Notification) -> None:
+    """After a digest went out, or failed for good: tomorrow's, as what waited today may wait still."""
+    if notification.kind == Notification.Kind.DIGEST:
+        _digest_schedule(notification.user, timezone.now())
 
 
 def _close(notification: Notification, outcome: str, error: str) -> None:

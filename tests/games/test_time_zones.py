@@ -223,3 +223,30 @@ def test_the_digest_writes_each_deadline_on_the_players_clock_with_the_zone_name
     tasks.sweep_notifications()
     [digest] = digests_to(bob)
     assert f"- {match.full_name}: time runs out Sun 29 Mar, 16:30 IST (Asia/Kolkata)\n" in digest.body
+
+
+def test_a_digest_that_fails_for_good_is_still_followed_by_the_next_days(clock, alice, bob, monkeypatch):
+    """A digest refused by the mail server (or failing all its attempts) left no digest behind
+    it: the matches kept waiting, and no digest came again until a new turn began, also
+    after the player had corrected the address."""
+    bob.turn_notice, bob.digest_hour, bob.time_zone = "digest", 7, "Asia/Kolkata"
+    bob.save()
+    clock.now = instant("2026-03-28T11:00Z")
+    match = start_timed_match(alice, bob, clock=services.ClockSpec())
+    services.move_submit(match_id=match.pk, user=alice, move="1", expected_version=0)
+    deliver = services._deliver
+
+    def refused(notification):
+        raise services.PermanentFailure("The mail server refused the address.")
+
+    monkeypatch.setattr(services, "_deliver", refused)
+    clock.now = instant("2026-03-29T01:30:30Z")  # 07:00 in Kolkata
+    tasks.sweep_notifications()
+    assert Notification.objects.get(user=bob, kind=Notification.Kind.DIGEST, sent_at__isnull=False).outcome == "failed"
+
+    monkeypatch.setattr(services, "_deliver", deliver)  # the address corrected
+    tomorrow = Notification.objects.get(user=bob, kind=Notification.Kind.DIGEST, sent_at__isnull=True)
+    assert tomorrow.due_at == instant("2026-03-30T01:30Z")
+    clock.now = tomorrow.due_at + timedelta(seconds=30)
+    tasks.sweep_notifications()
+    assert len(digests_to(bob)) == 1
