@@ -14,8 +14,6 @@ from django.db.models import Exists, OuterRef, Prefetch, Q
 from django.shortcuts import render
 from django.template.defaultfilters import pluralize
 from django.urls import reverse
-from django.utils import timezone
-from django.utils.formats import date_format
 from django.utils.html import format_html
 from django.utils.text import smart_split, unescape_string_literal
 
@@ -34,7 +32,7 @@ from games.models import (
     scores_by_name,
     seat_names,
 )
-from games.templatetags.clocks import duration
+from games.templatetags.clocks import duration, local_time
 
 
 def may_see_matches(request) -> bool:
@@ -426,7 +424,7 @@ class MatchAdmin(SecretsNotFiltered, admin.ModelAdmin):
             seat = services.seat_deadline_extend(match_id=match.pk, seat_number=data["seat"] - 1,
                                                  hours=data["hours"], actor=request.user, reason=data["reason"])
             if seat.deadline:
-                until = f"until {date_format(timezone.localtime(seat.deadline), 'j F Y, H:i T')}"
+                until = f"until {local_time(seat.deadline, 'j F Y')}"
             else:  # a vacation stopped the clock
                 until = f"{duration(seat.paused_seconds)} left once the vacation ends"
             return f"{match}: Seat {data['seat']} now has {until}."

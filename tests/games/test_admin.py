@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import random
 import re
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 import pytest
 from django.contrib.auth.models import Permission
@@ -535,6 +535,18 @@ def test_staff_see_the_clocks_and_pending_notifications_and_extend_a_deadline_wi
                                               "reason": "More"}, follow=True)
     assert [str(m) for m in response.context["messages"]] == [
         f"{match}: Seat 1 now has 5 d 0 h left once the vacation ends."]
+
+
+def test_an_extended_deadline_is_said_on_the_staff_members_clock_as_the_site_writes_it(staff_client, alice, bob,
+                                                                                      staff, clock):
+    staff.time_zone = "Pacific/Chatham"  # the tz database writes "+1345" there
+    staff.save()
+    clock.now = datetime.fromisoformat("2026-03-28T11:00Z")
+    match = start_timed_match(alice, bob)  # two days: 30 March, 11:00 UTC
+    response = staff_client.post(CHANGELIST, {"action": "extend_deadline", "_selected_action": [match.pk],
+                                              "apply": "1", "seat": "1", "hours": "1", "reason": "More"}, follow=True)
+    assert [str(m) for m in response.context["messages"]] == [
+        f"{match}: Seat 1 now has until 31 March 2026, 01:45 UTC+13:45."]
 
 
 def test_a_matchs_change_page_makes_as_many_queries_after_thirty_moves_as_after_five(staff_client, alice, bob):
