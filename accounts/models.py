@@ -37,6 +37,8 @@ def is_time_zone(name: str) -> bool:
     today's name or an old one ("Asia/Calcutta", which browsers still give), a fixed offset
     ("Etc/GMT+5"), but no system entry."""
     return name in zoneinfo.available_timezones() and name not in SYSTEM_ZONES
+
+
 # Reminders before a clock runs out, as the share of the turn's time already used.
 REMINDER_CHOICES = [
     ("", "No reminders"),

@@ -6,8 +6,7 @@ from __future__ import annotations
 from datetime import datetime
 
 from django import template
-from django.utils import timezone
-from django.utils.dateformat import format as date_format
+from django.utils import dateformat, timezone
 
 from games.models import DAY
 
@@ -60,7 +59,7 @@ def local_time(moment: datetime | None, date_part: str = "D j M") -> str:
     if moment is None:
         return ""
     local = timezone.localtime(moment)
-    return f"{date_format(local, date_part)}, {local:%H:%M} {_zone_letters(local) or _utc_offset(local)}"
+    return f"{dateformat.format(local, date_part)}, {local:%H:%M} {_zone_letters(local) or _utc_offset(local)}"
 
 
 @register.filter
@@ -69,8 +68,7 @@ def local_time_named(moment: datetime | None, date_part: str = "D j M") -> str:
     Ireland, Israel) or "CST" stand for several zones, so the zone's name follows them:
     "Friday 15 January 2027, 17:30 IST (Asia/Kolkata)". An offset or "UTC" needs none."""
     written = local_time(moment, date_part)
-    local = timezone.localtime(moment) if moment is not None else None
-    if local is None or _zone_letters(local) in ("", "UTC"):
+    if moment is None or _zone_letters(timezone.localtime(moment)) in ("", "UTC"):
         return written
     zone = timezone.get_current_timezone()
     return f"{written} ({getattr(zone, 'key', str(zone)).replace('_', ' ')})"
