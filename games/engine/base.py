@@ -8,6 +8,7 @@ from typing import Any, ClassVar
 NOT_YOUR_TURN = "It is not your turn."
 NOT_A_LEGAL_MOVE = "“{move}” is not a legal move here."
 GAME_IS_OVER = "The game is over."
+NOT_NOTATION = "A move is written as text in the game's notation, as the list of legal moves shows it."
 UNKNOWN_AI_LEVEL = "{game} has no AI level {level}."
 
 
@@ -67,7 +68,10 @@ class Game:
     # --- playing ------------------------------------------------------------------
 
     def normalize(self, move: str) -> str:
-        """The notation as ``legal_moves`` lists it: white space and letter case forgiven."""
+        """The notation as ``legal_moves`` lists it: white space and letter case forgiven.
+        Anything but a string (a number, ``None``) is ``IllegalMove`` like any other bad move."""
+        if not isinstance(move, str):
+            raise IllegalMove(NOT_NOTATION)
         return move.strip().lower()
 
     def legal_moves(self, state: Any, seat: int) -> list[str]:

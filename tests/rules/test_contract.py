@@ -73,6 +73,19 @@ def test_bad_setups_are_refused_with_a_readable_error(game):
             game.initial_state(game.min_players, {name: "no-such-value"}, 1)
 
 
+@pytest.mark.parametrize("game", all_games(), ids=lambda g: g.slug)
+@pytest.mark.parametrize("move", [None, 3, b"1", ["1"]], ids=["none", "int", "bytes", "list"])
+def test_a_move_that_is_not_a_string_is_an_illegal_move(game, move):
+    # The spec: moves cross the boundary as notation strings, "anything else raises IllegalMove";
+    # a checker handing Mancala the tile number 3 got an AttributeError.
+    state = game.initial_state(game.min_players, {}, 1)
+    seat = game.to_act(state)[0]
+    with pytest.raises(IllegalMove, match="notation"):
+        game.apply(state, seat, move)
+    with pytest.raises(IllegalMove, match="notation"):
+        game.describe(state, seat, move)
+
+
 @pytest.mark.parametrize(("game", "players", "options"), list(setups()))
 def test_random_playouts_keep_the_contract(game, players, options):
     for n in range(PLAYOUTS_PER_SETUP):
