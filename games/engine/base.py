@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any, ClassVar, NamedTuple
 
 NOT_YOUR_TURN = "It is not your turn."
 NOT_A_LEGAL_MOVE = "“{move}” is not a legal move here."
@@ -16,8 +15,10 @@ class IllegalMove(ValueError):
     """A move the rules refuse; the message is written for the player."""
 
 
-@dataclass(frozen=True)
-class Outcome:
+class Outcome(NamedTuple):
+    """A NamedTuple, so that it reads both ways the contract writes it: ``outcome.winners``
+    and ``scores, winners = outcome``."""
+
     scores: tuple[int, ...]
     winners: tuple[int, ...]
 

@@ -125,6 +125,9 @@ def test_random_playouts_keep_the_contract(game, players, options):
         assert isinstance(outcome, Outcome)
         assert len(outcome.scores) == players and outcome.winners
         assert set(outcome.winners) <= set(range(players))
+        assert all(isinstance(value, tuple) for value in outcome)
+        scores, winners = outcome  # the contract writes it as a pair as well
+        assert (scores, winners) == (outcome.scores, outcome.winners)
         assert game.conserved(last) == conserved
 
         replayed = game.initial_state(players, options, seed)
