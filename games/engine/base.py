@@ -30,6 +30,12 @@ class Game:
     the public verbs below are the exact contract of the engine spec and do the checks
     every game needs (player count, options, whose turn, legal notation), so each game
     only writes its rules.
+
+    "A seat is only ever asked to act when it has a real choice" is read as: a seat with
+    no legal move is never asked (its turn or step passes inside ``apply``, and the log
+    says so), but a seat with exactly one legal move is asked for it, as the physical game
+    has the player make it (Mancala's only sowable tile, Mecca's only free square). One
+    exception: a Jeexa joker that can steal only one piece takes it by itself (logged).
     """
 
     slug: ClassVar[str]
