@@ -183,10 +183,13 @@ class Seat(models.Model):
     # The clock. ``deadline`` runs while the seat is to act (null: no clock or stopped);
     # ``clock_started_at`` is when it was last set going (the turn's start, the end of a
     # vacation, a staff extension): reminders count their share of the time from there;
+    # ``reminded_share`` is the highest share (percent) whose moment came in this turn before
+    # the clock last stopped or moved: after it restarts, only higher shares are reminded of;
     # ``bank_seconds`` is a time bank's balance between turns; ``paused_seconds`` the time
     # left when a vacation stopped the clock.
     deadline = models.DateTimeField(null=True, blank=True)
     clock_started_at = models.DateTimeField(null=True, blank=True)
+    reminded_share = models.PositiveSmallIntegerField(default=0)
     bank_seconds = models.PositiveIntegerField(null=True, blank=True)
     paused_seconds = models.PositiveIntegerField(null=True, blank=True)
     # When the player last had the match page open (throttled): no email about what they see.

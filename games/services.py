@@ -25,7 +25,7 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
 
-from accounts.models import TurnNotice, User
+from accounts.models import REMINDER_CHOICES, TurnNotice, User
 from accounts.unsubscribe import REMINDERS, TURN_EMAILS, unsubscribe_url
 from config.mail import ReadableEmail
 from games import selectors, tasks, webhooks
@@ -380,7 +380,9 @@ def _cancel_reminders(match: Match, user_ids: list[int] | None = None) -> None:
 
 # --- clocks ----------------------------------------------------------------------------
 
-CLOCK_FIELDS = ["deadline", "clock_started_at", "bank_seconds", "paused_seconds"]
+CLOCK_FIELDS = ["deadline", "clock_started_at", "reminded_share", "bank_seconds", "paused_seconds"]
+# Every share of the turn's time a player may be reminded at (50, 80, 95).
+REMINDER_SHARES = sorted({int(part) for value, _ in REMINDER_CHOICES for part in value.split(",") if part})
 
 
 def _on_vacation(user: User | None, now: datetime) -> bool:
@@ -406,7 +408,7 @@ def _clock_start(match: Match, seat: Seat, now: datetime) -> bool:
     available = _turn_seconds(match, seat)
     if available is None or seat.user_id is None:
         return False
-    seat.clock_started_at = now
+    seat.clock_started_at, seat.reminded_share = now, 0
     if _on_vacation(seat.user, now):
         seat.deadline, seat.paused_seconds = None, available
     else:
@@ -423,6 +425,7 @@ def _clock_stop(match: Match, seat: Seat, now: datetime, *, turn_done: bool) -> 
     if match.time_control == TimeControl.BANK and turn_done and left is not None:
         seat.bank_seconds = min(match.bank_cap_days * DAY, left + match.bank_increment_days * DAY)
     seat.deadline = seat.clock_started_at = seat.paused_seconds = None
+    seat.reminded_share = 0
     return True
 
 
@@ -432,14 +435,26 @@ def _schedule_reminders(match: Match, seat: Seat, since: datetime) -> None:
 
 def _reminder_rows(match: Match, seat: Seat, since: datetime, *, now: datetime | None = None) -> list[Notification]:
     """Reminder rows (not saved) due when the given share of the time from ``since`` to the
-    deadline is used; none already due at ``now`` (when given)."""
+    deadline is used; none already due at ``now`` (when given), and none for a share whose
+    moment came in this turn before the clock stopped or moved (``seat.reminded_share``)."""
     rows = []
     for percent in seat.user.reminder_percents:
         due = since + (seat.deadline - since) * percent / 100
-        if now is None or due > now:
+        if percent > seat.reminded_share and (now is None or due > now):
             rows += _outbox_rows(seat.user, match, Notification.Kind.REMINDER, "reminder",
                                  {"deadline": seat.deadline}, due_at=due)
     return rows
+
+
+def _share_come(seat: Seat, now: datetime) -> int:
+    """Before a running clock stops or its deadline moves: the highest share of the turn whose
+    reminder moment has come (sent, or not wanted then), counted from the clock's last start
+    to the deadline it had; any possible share, so that one chosen later is not sent late."""
+    if seat.clock_started_at is None or seat.deadline is None:
+        return seat.reminded_share
+    come = [share for share in REMINDER_SHARES
+            if seat.clock_started_at + (seat.deadline - seat.clock_started_at) * share / 100 <= now]
+    return max([seat.reminded_share, *come])
 
 
 def _update_clocks(match: Match, seats: list[Seat], *, before: set[int], after: set[int]) -> None:
@@ -947,7 +962,8 @@ def seat_replace_by_ai(*, match_id: int, seat_number: int, level: int, actor: Us
 
 
 def _stop_all_clocks(match: Match) -> None:
-    Seat.objects.filter(match=match).update(to_act=False, deadline=None, clock_started_at=None, paused_seconds=None)
+    Seat.objects.filter(match=match).update(to_act=False, deadline=None, clock_started_at=None, reminded_share=0,
+                                            paused_seconds=None)
     _cancel_reminders(match)
 
 
@@ -959,6 +975,7 @@ def _hand_seat_to_ai(match: Match, seats: list[Seat], seat: Seat, *, level: int,
         seat.taken_over_at = timezone.now() if match.status == Status.ACTIVE else None
     seat.user, seat.ai_level, seat.accepted = None, level, True
     seat.deadline = seat.clock_started_at = seat.bank_seconds = seat.paused_seconds = None  # the AI has no clock
+    seat.reminded_share = 0
     seat.save(update_fields=["user", "ai_level", "accepted", "former_user", "taken_over_at", *CLOCK_FIELDS])
     _record_event(match, reason=reason, actor=actor, in_log=True)
     if match.status == Status.ACTIVE and seat.to_act:
@@ -1251,13 +1268,14 @@ def seat_deadline_extend(*, match_id: int, seat_number: int, hours: int, actor: 
         raise ServiceError(NO_RUNNING_CLOCK)
     now = timezone.now()
     if seat.deadline is not None:
+        seat.reminded_share = _share_come(seat, now)  # reminded of once in a turn, however long it gets
         seat.deadline = max(seat.deadline, now) + timedelta(hours=hours)
         seat.clock_started_at = now
         _cancel_reminders(match, [seat.user_id])
         _schedule_reminders(match, seat, now)
     else:
         seat.paused_seconds += hours * 3600
-    seat.save(update_fields=["deadline", "clock_started_at", "paused_seconds"])
+    seat.save(update_fields=["deadline", "clock_started_at", "reminded_share", "paused_seconds"])
     _record_event(match, reason=f"{seat.occupant_name} was given {hours} more hour{pluralize(hours)}{_because(reason)}",
                   actor=actor, in_log=True)
     return seat
@@ -1302,10 +1320,11 @@ def vacation_start(*, user_id: int, days: int) -> User:
     stopped = []
     for seat in _seats_in_active_matches(user):
         if seat.deadline is not None and seat.deadline > now:  # a turn already late stays for the timeout sweep
+            seat.reminded_share = _share_come(seat, now)
             seat.paused_seconds, seat.deadline = _time_left(seat, now), None
             stopped.append(seat)
     if stopped:
-        Seat.objects.bulk_update(stopped, ["deadline", "paused_seconds"])
+        Seat.objects.bulk_update(stopped, ["deadline", "reminded_share", "paused_seconds"])
         Notification.objects.filter(match_id__in=[seat.match_id for seat in stopped], user=user,
                                     kind=Notification.Kind.REMINDER, sent_at__isnull=True).delete()
     return user

@@ -251,6 +251,44 @@ def test_reminders_count_from_the_last_restart_of_the_clock_also_after_a_setting
     assert sorted(pending.values_list("due_at", flat=True)) == expected, "the same reminders, at the same times"
 
 
+@pytest.mark.parametrize("stretch", ["extension", "vacation"])
+def test_a_share_of_the_turn_is_reminded_of_once_also_when_the_deadline_moves(clock, alice, bob, client, stretch):
+    """Half time came and its reminder went; then staff gave more time, or a vacation stopped
+    the clock: the reminders restarted, and "time is running out" came at half time again.
+    Now only the shares not reached yet (80 %) come, counted to the new deadline, also after
+    a change of settings; the next turn has all of them again."""
+    match = start_timed_match(alice, bob)  # two days per move; Alice has reminders at 50 and 80 %
+    settle(clock)
+    clock.advance(days=1, seconds=1)
+    assert tasks.sweep_notifications() == 1, "half time"
+    clock.advance(hours=6)
+    if stretch == "extension":
+        services.seat_deadline_extend(match_id=match.pk, seat_number=0, hours=24, actor=None, reason="travel")
+    else:
+        services.vacation_start(user_id=alice.pk, days=1)
+        clock.advance(days=1, seconds=1)
+        assert tasks.sweep_vacations() == 1
+    restarted = clock.now
+    deadline = Seat.objects.get(match=match, number=0).deadline
+    pending = Notification.objects.filter(user=alice, match=match, kind=Notification.Kind.REMINDER,
+                                          sent_at__isnull=True)
+    assert list(pending.values_list("due_at", flat=True)) == [restarted + (deadline - restarted) * 0.8]
+    client.force_login(alice)
+    client.post(reverse("profile"), {"display_name": "", "time_zone": "UTC", "turn_notice": "instant",
+                                     "digest_hour": "8", "webhook_url": "", "reminders": "50,80,95"})
+    assert sorted(pending.values_list("due_at", flat=True)) == [
+        restarted + (deadline - restarted) * share for share in (0.8, 0.95)], "half time is not written again"
+
+    clock.now = deadline - timedelta(seconds=1)
+    tasks.sweep_notifications()
+    reminded = [m.subject for m in mail.outbox if m.to == ["alice@example.com"]]
+    assert reminded == [f"Time is running out in {match}"] * 3, "50 %, then 80 % and 95 % of the longer turn"
+
+    services.move_submit(match_id=match.pk, user=alice, move="1", expected_version=0)
+    services.move_submit(match_id=match.pk, user=bob, move="1", expected_version=1)
+    assert pending.count() == 3, "a new turn: every share again"
+
+
 def test_reminders_turned_off_are_not_posted_to_the_webhook_either(clock, alice, bob, webhook):
     alice.webhook_url = webhook.url
     alice.save()
