@@ -324,16 +324,18 @@ def _tell_the_result(match: Match, seats: list[Seat], readers: list[tuple[Seat, 
                 {"last_move": last_move, "taken_over_at": seat.taken_over_at, **_result_words(match, seats, seat)})
 
 
-def next_digest_at(user: User, now: datetime) -> datetime:
+def next_digest_at(user: User, now: datetime, *, sent_last: datetime | None = None) -> datetime:
     """The next time the clock shows the player's digest hour, in their time zone, once per
     local day: an hour the clocks go back over counts the first time it comes (fold 0), and
     an hour they skip is taken 24 hours after the day before's. Instants are compared, not
     clock readings: in Chatham (+13:45, back at 03:45 to 02:45) a digest for 3 o'clock sent
-    at 02:50 the second time round had 03:00 still ahead on the clock, and went again."""
+    at 02:50 the second time round had 03:00 still ahead on the clock, and went again.
+    ``sent_last``: when the latest digest went out; one sent on this local day (before the
+    player moved their hour or zone) was the day's, and the next comes the next day."""
     zone = user.zone
     today = now.astimezone(zone).date()
     at = datetime.combine(today, dt_time(user.digest_hour), tzinfo=zone).astimezone(UTC)
-    if at > now:
+    if at > now and (sent_last is None or sent_last.astimezone(zone).date() != today):
         return at
     return datetime.combine(today + timedelta(days=1), dt_time(user.digest_hour), tzinfo=zone).astimezone(UTC)
 
@@ -361,13 +363,20 @@ def notification_settings_changed(*, user_id: int) -> None:
         [row for seat in running for row in _reminder_rows(seat.match, seat, seat.clock_started_at, now=now)])
 
 
-def _digest_schedule(user: User, now: datetime) -> None:
+def _digest_schedule(user: User, now: datetime, *, just_sent: bool = False) -> None:
     """At most one pending digest per player (a partial unique index); its content is
-    written when it is sent, from the matches then waiting for the player."""
+    written when it is sent, from the matches then waiting for the player. One digest a
+    local day: a player who moves their hour (8 to 20) after today's went out gets the next
+    tomorrow at the new hour (``just_sent``: the one that went out is the last, and the hour
+    it was due at is past)."""
+    due = next_digest_at(user, now)
+    if not just_sent and due.astimezone(user.zone).date() == now.astimezone(user.zone).date():
+        sent_last = Notification.objects.filter(
+            user=user, kind=Notification.Kind.DIGEST, outcome=Notification.Outcome.SENT, resent_from__isnull=True,
+        ).aggregate(last=Max("sent_at"))["last"]
+        due = next_digest_at(user, now, sent_last=sent_last)
     Notification.objects.bulk_create(
-        [Notification(user=user, kind=Notification.Kind.DIGEST, due_at=next_digest_at(user, now))],
-        ignore_conflicts=True,
-    )
+        [Notification(user=user, kind=Notification.Kind.DIGEST, due_at=due)], ignore_conflicts=True)
 
 
 def _cancel_reminders(match: Match, user_ids: list[int] | None = None) -> None:
@@ -1096,7 +1105,7 @@ def notification_send(*, notification_id: int) -> bool:
 def _next_digest(notification: Notification) -> None:
     """After a digest went out, or failed for good: tomorrow's, as what waited today may wait still."""
     if notification.kind == Notification.Kind.DIGEST:
-        _digest_schedule(notification.user, timezone.now())
+        _digest_schedule(notification.user, timezone.now(), just_sent=True)
 
 
 def _close(notification: Notification, outcome: str, error: str) -> None:

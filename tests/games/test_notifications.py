@@ -362,6 +362,40 @@ def test_a_changed_digest_hour_or_time_zone_moves_the_waiting_digest(clock, alic
     assert digest.due_at.astimezone(__import__("zoneinfo").ZoneInfo("Europe/Berlin")).hour == 20
 
 
+@pytest.mark.parametrize(("changed_at", "zone", "first_after"), [
+    ("10:00", "UTC", timedelta(days=1, hours=10)),  # today's went at 8: tomorrow at 20
+    ("10:00", "America/New_York", timedelta(days=1, hours=14)),  # 06:00 there; today's went at 04:00 there
+    ("07:30", "UTC", timedelta(hours=12, minutes=30)),  # none went today: today at 20
+])
+def test_a_digest_hour_moved_after_todays_digest_brings_no_second_one_that_day(clock, alice, bob, client,
+                                                                               changed_at, zone, first_after):
+    """Hour 8 to 20 after the 8 o'clock digest went out: a second digest came at 20 the same day."""
+    clock.now = datetime(2026, 3, 10, 7, 0, tzinfo=zoneinfo.ZoneInfo("UTC"))
+    bob.turn_notice, bob.digest_hour, bob.time_zone = "digest", 8, "UTC"
+    bob.save()
+    match = start_timed_match(alice, bob, clock=services.ClockSpec(time_control="none"))
+    services.move_submit(match_id=match.pk, user=alice, move="1", expected_version=0)
+    hour, minute = map(int, changed_at.split(":"))
+    clock.now = clock.now.replace(hour=hour, minute=minute)
+    tasks.sweep_notifications()
+    assert len([m for m in mail.outbox if m.to == ["bob@example.com"]]) == (hour >= 8)
+    client.force_login(bob)
+
+    client.post(reverse("profile"), {"display_name": "", "time_zone": zone, "turn_notice": "digest",
+                                     "digest_hour": "20", "reminders": "", "webhook_url": ""})
+
+    changed = clock.now
+    [digest] = Notification.objects.filter(user=bob, kind=Notification.Kind.DIGEST, sent_at__isnull=True)
+    assert digest.due_at == changed + first_after
+    assert digest.due_at.astimezone(zoneinfo.ZoneInfo(zone)).hour == 20
+    for _ in range(12):  # every six hours for three days
+        clock.advance(hours=6)
+        tasks.sweep_notifications()
+    sent = Notification.objects.filter(user=bob, kind=Notification.Kind.DIGEST, outcome="sent")
+    days = [at.astimezone(zoneinfo.ZoneInfo(zone)).date() for at in sent.values_list("sent_at", flat=True)]
+    assert len(days) == 3 and len(set(days)) == 3, "one digest a local day, three days running"
+
+
 def test_staff_changing_the_digest_hour_on_the_user_page_moves_the_waiting_digest_too(clock, alice, bob, staff,
                                                                                        client):
     """The admin saved the hour and zone but left the digest due at the old hour; a typed zone
