@@ -42,6 +42,16 @@ def unsubscribe_path(message) -> str:
     return re.search(r"https?://[^/\s]+(/\S*unsubscribe/\S+)", message.body).group(1)
 
 
+def stretch_the_turn(clock, match, alice, stretch: str) -> None:
+    """Staff give Alice (seat 0) 24 more hours, or a day's vacation stops her clock and ends."""
+    if stretch == "extension":
+        services.seat_deadline_extend(match_id=match.pk, seat_number=0, hours=24, actor=None, reason="travel")
+    else:
+        services.vacation_start(user_id=alice.pk, days=1)
+        clock.advance(days=1, seconds=1)
+        assert tasks.sweep_vacations() == 1
+
+
 def settle(clock) -> None:
     """Send what starting the match wrote (the invitation, the first "your turn") and forget it."""
     sweep(clock)
@@ -232,12 +242,7 @@ def test_reminders_count_from_the_last_restart_of_the_clock_also_after_a_setting
     match = start_timed_match(alice, bob)  # two days per move; Alice has reminders at 50 and 80 %
     settle(clock)
     clock.advance(hours=12)
-    if stretch == "extension":
-        services.seat_deadline_extend(match_id=match.pk, seat_number=0, hours=24, actor=None, reason="travel")
-    else:  # 36 hours left when the vacation stops the clock
-        services.vacation_start(user_id=alice.pk, days=1)
-        clock.advance(days=1, seconds=1)
-        assert tasks.sweep_vacations() == 1
+    stretch_the_turn(clock, match, alice, stretch)  # 36 hours left when a vacation stops the clock
     restarted = clock.now
     deadline = Seat.objects.get(match=match, number=0).deadline
     pending = Notification.objects.filter(user=alice, match=match, kind=Notification.Kind.REMINDER,
@@ -262,12 +267,7 @@ def test_a_share_of_the_turn_is_reminded_of_once_also_when_the_deadline_moves(cl
     clock.advance(days=1, seconds=1)
     assert tasks.sweep_notifications() == 1, "half time"
     clock.advance(hours=6)
-    if stretch == "extension":
-        services.seat_deadline_extend(match_id=match.pk, seat_number=0, hours=24, actor=None, reason="travel")
-    else:
-        services.vacation_start(user_id=alice.pk, days=1)
-        clock.advance(days=1, seconds=1)
-        assert tasks.sweep_vacations() == 1
+    stretch_the_turn(clock, match, alice, stretch)
     restarted = clock.now
     deadline = Seat.objects.get(match=match, number=0).deadline
     pending = Notification.objects.filter(user=alice, match=match, kind=Notification.Kind.REMINDER,
