@@ -9,32 +9,64 @@ filesystem Celery broker and email printed to the console and written to ``var/m
 
 from __future__ import annotations
 
+import logging
 import os
+import sys
 from pathlib import Path
+from typing import NoReturn
 
 import dj_database_url
-from django.core.exceptions import ImproperlyConfigured
 from django.utils.csp import CSP
 
 BASE_DIR = Path(__file__).resolve().parent.parent
-VAR_DIR = Path(os.environ.get("VAR_DIR", BASE_DIR / "var"))
+VAR_DIR = Path(os.environ.get("VAR_DIR", "").strip() or BASE_DIR / "var")
+
+
+def refuse_to_start(problem: str) -> NoReturn:
+    """Stop with one line that says what to set: a traceback through the settings hid it. Exit
+    code 3 is also what gunicorn reads as "worker failed to boot", so it stops instead of
+    starting workers that fail again, in a loop."""
+    print(f"The site cannot start: {problem}", file=sys.stderr)
+    raise SystemExit(3)
+
+
+def env(name: str, default: str = "") -> str:
+    """A variable set to nothing ("NAME=" in an env file) counts as not set."""
+    return os.environ.get(name, "").strip() or default
 
 
 def env_flag(name: str, default: bool) -> bool:
-    return os.environ.get(name, "1" if default else "0").lower() in {"1", "true", "yes", "on"}
+    return env(name, "1" if default else "0").lower() in {"1", "true", "yes", "on"}
 
 
-DEBUG = env_flag("DJANGO_DEBUG", True)
-SECRET_KEY = os.environ.get("DJANGO_SECRET_KEY", "")
-if not SECRET_KEY:
-    if not DEBUG:
-        raise ImproperlyConfigured("Set DJANGO_SECRET_KEY when DJANGO_DEBUG is off.")
-    SECRET_KEY = "dev-only-not-secret-" + "x" * 40
+def env_int(name: str, default: int) -> int:
+    value = env(name, str(default))
+    try:
+        return int(value)
+    except ValueError:
+        refuse_to_start(f"{name} must be a whole number, not {value!r}.")
 
-ALLOWED_HOSTS = os.environ.get("DJANGO_ALLOWED_HOSTS", "localhost,127.0.0.1,[::1],testserver").split(",")
-CSRF_TRUSTED_ORIGINS = [o for o in os.environ.get("DJANGO_CSRF_TRUSTED_ORIGINS", "").split(",") if o]
+
+def env_list(name: str, default: str = "") -> list[str]:
+    return [item.strip() for item in env(name, default).split(",") if item.strip()]
+
+
+# Unlike other variables, one set to nothing turns debug off: only where it is not set at all is it on.
+DEBUG = os.environ.get("DJANGO_DEBUG", "1").strip().lower() in {"1", "true", "yes", "on"}
+SECRET_KEY = env("DJANGO_SECRET_KEY")
+ALLOWED_HOSTS = env_list("DJANGO_ALLOWED_HOSTS", "localhost,127.0.0.1,[::1],testserver" if DEBUG else "")
+if not DEBUG:
+    # Without these the site would sign every form with a key anyone can read, or answer every
+    # request with "Bad Request" (a host it was not told about).
+    missing = [name for name, value in (("DJANGO_SECRET_KEY", SECRET_KEY), ("DJANGO_ALLOWED_HOSTS", ALLOWED_HOSTS))
+               if not value]
+    if missing:
+        refuse_to_start(f"set {' and '.join(missing)} when DJANGO_DEBUG is off (see the README, Configuration).")
+SECRET_KEY = SECRET_KEY or "dev-only-not-secret-" + "x" * 40
+
+CSRF_TRUSTED_ORIGINS = env_list("DJANGO_CSRF_TRUSTED_ORIGINS")
 # Absolute address of the site, for links in emails.
-SITE_URL = os.environ.get("SITE_URL", "http://127.0.0.1:8000").rstrip("/")
+SITE_URL = env("SITE_URL", "http://127.0.0.1:8000").rstrip("/")
 
 INSTALLED_APPS = [
     "config.admin.BoardgamesAdminConfig",  # django.contrib.admin with our site (config/admin.py)
@@ -102,7 +134,7 @@ TEMPLATES = [
 # --- database ------------------------------------------------------------------
 DATABASES = {
     "default": dj_database_url.parse(
-        os.environ.get("DATABASE_URL", f"sqlite:///{VAR_DIR / 'db.sqlite3'}"),
+        env("DATABASE_URL", f"sqlite:///{VAR_DIR / 'db.sqlite3'}"),
         conn_max_age=600,
         conn_health_checks=True,
     )
@@ -157,16 +189,16 @@ ACCOUNT_DEFAULT_HTTP_PROTOCOL = SITE_URL.split(":", 1)[0]
 # --- email and webhooks -----------------------------------------------------------
 # Player webhooks may reach loopback or private addresses (a local test server) only in development.
 WEBHOOK_ALLOW_PRIVATE_ADDRESSES = env_flag("WEBHOOK_ALLOW_PRIVATE_ADDRESSES", DEBUG)
-DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", f"{SITE_NAME} <noreply@boardgames.invalid>")
-if os.environ.get("EMAIL_HOST"):
+DEFAULT_FROM_EMAIL = env("DEFAULT_FROM_EMAIL", f"{SITE_NAME} <noreply@boardgames.invalid>")
+if env("EMAIL_HOST"):
     MAILERS = {
         "default": {
             "BACKEND": "django.core.mail.backends.smtp.EmailBackend",
             "OPTIONS": {
-                "host": os.environ["EMAIL_HOST"],
-                "port": int(os.environ.get("EMAIL_PORT", "25")),
-                "username": os.environ.get("EMAIL_HOST_USER", ""),
-                "password": os.environ.get("EMAIL_HOST_PASSWORD", ""),
+                "host": env("EMAIL_HOST"),
+                "port": env_int("EMAIL_PORT", 25),
+                "username": env("EMAIL_HOST_USER"),
+                "password": os.environ.get("EMAIL_HOST_PASSWORD", ""),  # as given: spaces may be part of it
                 "use_tls": env_flag("EMAIL_USE_TLS", False),
                 "timeout": 10,
             },
@@ -181,7 +213,7 @@ else:
     }
 
 # --- Celery --------------------------------------------------------------------
-REDIS_URL = os.environ.get("REDIS_URL", "")
+REDIS_URL = env("REDIS_URL")
 if REDIS_URL:
     CELERY_BROKER_URL = REDIS_URL
     # Without timeouts a publish to a Redis that accepts but never answers blocks forever.
@@ -267,11 +299,14 @@ if not DEBUG:
 if env_flag("DJANGO_BEHIND_TLS_PROXY", False):
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 SECURE_SSL_REDIRECT = env_flag("DJANGO_SSL_REDIRECT", False)
-SECURE_HSTS_SECONDS = int(os.environ.get("DJANGO_HSTS_SECONDS", "0"))
+SECURE_HSTS_SECONDS = env_int("DJANGO_HSTS_SECONDS", 0)
 
+LOG_LEVEL = env("LOG_LEVEL", "INFO").upper()
+if LOG_LEVEL not in logging.getLevelNamesMapping():
+    refuse_to_start(f"LOG_LEVEL must be one of DEBUG, INFO, WARNING, ERROR or CRITICAL, not {LOG_LEVEL!r}.")
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     "handlers": {"console": {"class": "logging.StreamHandler"}},
-    "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
+    "root": {"handlers": ["console"], "level": LOG_LEVEL},
 }

@@ -8,14 +8,19 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 PRODUCTION = {"DJANGO_DEBUG": "0", "DJANGO_ALLOWED_HOSTS": "games.example.org",
               "DJANGO_SECRET_KEY": "a-long-random-enough-secret-key-for-the-checks-0123456789-xyz"}
+# What the settings read besides DJANGO_*: a test sees none of this machine's.
+READ = {"DATABASE_URL", "REDIS_URL", "SITE_URL", "LOG_LEVEL", "DEFAULT_FROM_EMAIL", "WEBHOOK_ALLOW_PRIVATE_ADDRESSES",
+        "EMAIL_HOST", "EMAIL_PORT", "EMAIL_HOST_USER", "EMAIL_HOST_PASSWORD", "EMAIL_USE_TLS"}
 HTTPS = ("SECURE_PROXY_SSL_HEADER", "SECURE_SSL_REDIRECT", "SECURE_HSTS_SECONDS")
 
 
 def run(code: list[str], tmp_path: Path, **extra: str) -> subprocess.CompletedProcess:
-    env = {key: value for key, value in os.environ.items() if not key.startswith("DJANGO_")}
+    env = {key: value for key, value in os.environ.items() if not key.startswith("DJANGO_") and key not in READ}
     env.update(DJANGO_SETTINGS_MODULE="config.settings", VAR_DIR=str(tmp_path), **extra)
     return subprocess.run([sys.executable, *code], cwd=ROOT, env=env, capture_output=True, text=True)
 
@@ -56,3 +61,54 @@ def test_the_default_broker_starts_without_a_warning(tmp_path):
                           env={**env, "DJANGO_SETTINGS_MODULE": "config.settings", "VAR_DIR": str(tmp_path)})
     assert done.stdout.strip() == "config.broker:Transport", done.stderr
     assert "No hostname was supplied" not in done.stderr
+
+
+@pytest.mark.parametrize("unset", [["DJANGO_SECRET_KEY"], ["DJANGO_ALLOWED_HOSTS"],
+                                   ["DJANGO_SECRET_KEY", "DJANGO_ALLOWED_HOSTS"]])
+@pytest.mark.parametrize("how", ["missing", "empty"])
+def test_with_debug_off_a_missing_secret_key_or_host_list_stops_the_site_in_one_line(tmp_path, unset, how):
+    """A missing key stopped it with a 30-line traceback; a missing host list did not stop it
+    at all (the development hosts were used: every request to the real name got "Bad Request")."""
+    environment = {name: value for name, value in PRODUCTION.items() if name not in unset}
+    if how == "empty":
+        environment.update({name: " " for name in unset})
+    done = run(["manage.py", "check"], tmp_path, **environment)
+    assert done.returncode != 0
+    assert done.stderr.strip() == (f"The site cannot start: set {' and '.join(unset)} when DJANGO_DEBUG is off "
+                                   "(see the README, Configuration).")
+
+
+def test_an_optional_variable_set_to_nothing_counts_as_not_set(tmp_path):
+    """"NAME=" in an env file stopped the site with a traceback (int('') for DJANGO_HSTS_SECONDS
+    and EMAIL_PORT, an unknown scheme for DATABASE_URL, an unknown level for LOG_LEVEL)."""
+    empty = {name: "" for name in ("DJANGO_HSTS_SECONDS", "EMAIL_PORT", "LOG_LEVEL", "DATABASE_URL", "SITE_URL",
+                                   "REDIS_URL", "DJANGO_CSRF_TRUSTED_ORIGINS")}
+    code = ("import django; django.setup(); from django.conf import settings as s; "
+            "print(s.SECURE_HSTS_SECONDS, s.MAILERS['default']['OPTIONS']['port'], s.LOG_LEVEL, "
+            "s.DATABASES['default']['ENGINE'], s.SITE_URL, s.CSRF_TRUSTED_ORIGINS)")
+    done = run(["-c", code], tmp_path, **PRODUCTION, **empty, EMAIL_HOST="smtp.example.org")
+    expected = ["0", "25", "INFO", "django.db.backends.sqlite3", "http://127.0.0.1:8000", "[]"]
+    assert done.stdout.split() == expected, done.stderr
+
+
+@pytest.mark.parametrize(("name", "value", "said"), [
+    ("DJANGO_HSTS_SECONDS", "a year", "DJANGO_HSTS_SECONDS must be a whole number, not 'a year'."),
+    ("EMAIL_PORT", "587/tls", "EMAIL_PORT must be a whole number, not '587/tls'."),
+    ("LOG_LEVEL", "verbose", "LOG_LEVEL must be one of DEBUG, INFO, WARNING, ERROR or CRITICAL, not 'VERBOSE'."),
+])
+def test_a_value_that_is_no_number_or_level_stops_the_site_in_one_line(tmp_path, name, value, said):
+    done = run(["manage.py", "check"], tmp_path, **PRODUCTION, EMAIL_HOST="smtp.example.org", **{name: value})
+    assert done.returncode != 0 and done.stderr.strip() == f"The site cannot start: {said}"
+
+
+def test_a_log_level_is_read_in_any_case(tmp_path):
+    """LOG_LEVEL=info stopped the site ("Unable to configure root logger")."""
+    code = "import django, logging; django.setup(); print(logging.getLevelName(logging.getLogger().level))"
+    assert run(["-c", code], tmp_path, **PRODUCTION, LOG_LEVEL="warning").stdout.strip() == "WARNING"
+
+
+
+def test_debug_set_to_nothing_is_off(tmp_path):
+    """Where "NAME=" counts as not set, an empty DJANGO_DEBUG must not turn debug on."""
+    code = "import django; django.setup(); from django.conf import settings; print(settings.DEBUG)"
+    assert run(["-c", code], tmp_path, **{**PRODUCTION, "DJANGO_DEBUG": ""}).stdout.strip() == "False"

@@ -69,7 +69,7 @@ def test_the_site_command_serves_and_a_kill_stops_web_worker_and_beat(tmp_path, 
     port = free_port()
     env = {key: value for key, value in os.environ.items() if key not in ("DATABASE_URL", "REDIS_URL")}
     env.update(VAR_DIR=str(tmp_path), DJANGO_SETTINGS_MODULE="config.settings", DJANGO_DEBUG=debug,
-               DJANGO_SECRET_KEY="runsite-test-key")
+               DJANGO_SECRET_KEY="runsite-test-key", DJANGO_ALLOWED_HOSTS="127.0.0.1")
     site = subprocess.Popen([sys.executable, "manage.py", "runsite", f"127.0.0.1:{port}"], cwd=ROOT, env=env,
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     started: set[int] = set()
