@@ -296,8 +296,13 @@ if not DEBUG:
 # Serving over HTTPS, all three chosen by whoever deploys (each is wrong somewhere): a proxy
 # that ends TLS says so in X-Forwarded-Proto (only trust it behind such a proxy); plain http
 # is redirected; browsers are told to come back over HTTPS only (hard to undo: start small).
-if env_flag("DJANGO_BEHIND_TLS_PROXY", False):
+BEHIND_TLS_PROXY = env_flag("DJANGO_BEHIND_TLS_PROXY", False)
+if BEHIND_TLS_PROXY:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+# allauth's sign-in limits count per client address. Behind a proxy every request comes from the
+# proxy's, so ten wrong passwords a minute from anyone locked everyone out: trust the last entries
+# of X-Forwarded-For, one per proxy of ours (a client can write the entries before them).
+ALLAUTH_TRUSTED_PROXY_COUNT = env_int("DJANGO_TRUSTED_PROXY_COUNT", 1 if BEHIND_TLS_PROXY else 0)
 SECURE_SSL_REDIRECT = env_flag("DJANGO_SSL_REDIRECT", False)
 SECURE_HSTS_SECONDS = env_int("DJANGO_HSTS_SECONDS", 0)
 

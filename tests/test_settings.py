@@ -82,12 +82,12 @@ def test_an_optional_variable_set_to_nothing_counts_as_not_set(tmp_path):
     """"NAME=" in an env file stopped the site with a traceback (int('') for DJANGO_HSTS_SECONDS
     and EMAIL_PORT, an unknown scheme for DATABASE_URL, an unknown level for LOG_LEVEL)."""
     empty = {name: "" for name in ("DJANGO_HSTS_SECONDS", "EMAIL_PORT", "LOG_LEVEL", "DATABASE_URL", "SITE_URL",
-                                   "REDIS_URL", "DJANGO_CSRF_TRUSTED_ORIGINS")}
+                                   "REDIS_URL", "DJANGO_CSRF_TRUSTED_ORIGINS", "DJANGO_TRUSTED_PROXY_COUNT")}
     code = ("import django; django.setup(); from django.conf import settings as s; "
             "print(s.SECURE_HSTS_SECONDS, s.MAILERS['default']['OPTIONS']['port'], s.LOG_LEVEL, "
-            "s.DATABASES['default']['ENGINE'], s.SITE_URL, s.CSRF_TRUSTED_ORIGINS)")
+            "s.DATABASES['default']['ENGINE'], s.SITE_URL, s.CSRF_TRUSTED_ORIGINS, s.ALLAUTH_TRUSTED_PROXY_COUNT)")
     done = run(["-c", code], tmp_path, **PRODUCTION, **empty, EMAIL_HOST="smtp.example.org")
-    expected = ["0", "25", "INFO", "django.db.backends.sqlite3", "http://127.0.0.1:8000", "[]"]
+    expected = ["0", "25", "INFO", "django.db.backends.sqlite3", "http://127.0.0.1:8000", "[]", "0"]
     assert done.stdout.split() == expected, done.stderr
 
 
@@ -112,3 +112,22 @@ def test_debug_set_to_nothing_is_off(tmp_path):
     """Where "NAME=" counts as not set, an empty DJANGO_DEBUG must not turn debug on."""
     code = "import django; django.setup(); from django.conf import settings; print(settings.DEBUG)"
     assert run(["-c", code], tmp_path, **{**PRODUCTION, "DJANGO_DEBUG": ""}).stdout.strip() == "False"
+
+
+def client_address(tmp_path: Path, **extra: str) -> str:
+    """The address allauth's sign-in limits count a request from, as a proxy in front sends it."""
+    code = ("import django; django.setup(); from django.test import RequestFactory; "
+            "from allauth.core.internal.httpkit import get_client_ip; "
+            "print(get_client_ip(RequestFactory().post('/accounts/login/', REMOTE_ADDR='10.0.0.2', "
+            "HTTP_X_FORWARDED_FOR='198.51.100.9, 203.0.113.7')))")
+    done = run(["-c", code], tmp_path, **PRODUCTION, **extra)
+    return done.stdout.strip() or done.stderr
+
+
+def test_behind_a_proxy_the_sign_in_limits_count_each_client_not_the_proxy(tmp_path):
+    """Every request came from the proxy's address, so ten wrong passwords a minute from anyone
+    (allauth's limit per address) kept everyone from signing in. The entry the proxy added is
+    the client's; the one before it is whatever the client wrote."""
+    assert client_address(tmp_path) == "10.0.0.2", "no proxy: X-Forwarded-For is anyone's to write"
+    assert client_address(tmp_path, DJANGO_BEHIND_TLS_PROXY="1") == "203.0.113.7"
+    assert client_address(tmp_path, DJANGO_BEHIND_TLS_PROXY="1", DJANGO_TRUSTED_PROXY_COUNT="2") == "198.51.100.9"
