@@ -7,7 +7,7 @@ from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpResponse
-from django.middleware.csrf import REASON_NO_CSRF_COOKIE
+from django.middleware.csrf import REASON_BAD_ORIGIN, REASON_BAD_REFERER, REASON_NO_CSRF_COOKIE
 from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.views.decorators.csrf import csrf_exempt
@@ -124,17 +124,28 @@ def unsubscribe_view(request, token: str):
     return render(request, "accounts/unsubscribe.html",
                   {**context, "done": UNSUBSCRIBED.format(topic=unsubscribe.TOPICS[topic])})
 
+# The fixed start of Django's reasons for a request whose Origin or Referer is not this site.
+CROSS_SITE_REASONS = (REASON_BAD_ORIGIN.split("%s")[0], REASON_BAD_REFERER.split("%s")[0])
+
 
 def csrf_failure(request, reason: str = ""):
     """A form or click from a page older than the session (signed in or out elsewhere):
     htmx reloads the page with a word of why; a plain form gets a page that says so. A
     browser that kept no cookie of ours is told that instead, not blamed for a sign-out."""
     no_cookie = reason == REASON_NO_CSRF_COOKIE  # cookies blocked, or https-only cookies over http
-    if request.headers.get("HX-Request") and not no_cookie:
+    # Sent by a page of another address: a forged form, or this site behind a proxy it was not told of
+    # (then every form fails, and "out of date" sent players round in circles).
+    from_elsewhere = reason.startswith(CROSS_SITE_REASONS)
+    if request.headers.get("HX-Request") and not (no_cookie or from_elsewhere):
         messages.warning(request, OUT_OF_DATE)
         return HttpResponseClientRefresh()
     http_only_site = settings.CSRF_COOKIE_SECURE and not request.is_secure()
-    return render(request, "403_csrf.html", {"no_cookie": no_cookie, "http_only_site": http_only_site}, status=403)
+    # The browser's address is this very site over https, which the site itself sees as plain http.
+    https_seen_as_http = from_elsewhere and request.headers.get("Origin") == f"https://{request.get_host()}" \
+        and not request.is_secure()
+    return render(request, "403_csrf.html", {"no_cookie": no_cookie, "http_only_site": http_only_site,
+                                             "from_elsewhere": from_elsewhere,
+                                             "https_seen_as_http": https_seen_as_http}, status=403)
 
 
 RESEND_WAIT = ("No email was sent: a confirmation went to that address less than 3 minutes ago (at most one every "

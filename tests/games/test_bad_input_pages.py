@@ -82,6 +82,23 @@ def test_a_form_from_an_old_page_is_refused_in_the_sites_words(alice, match):
 
 
 @pytest.mark.parametrize("headers", [{}, HTMX], ids=["form", "htmx"])
+@pytest.mark.parametrize("origin", ["https://evil.example", "https://testserver"], ids=["forged", "proxy"])
+def test_a_form_sent_from_another_address_is_refused_as_such(alice, origin, headers):
+    """A forged form (or every form, on a site behind an https proxy it was not told of) was
+    called "out of date: you signed in or out in another tab", which was not what happened, and
+    reloading, as it said, never helped; under htmx the page reloaded itself with that word."""
+    client = Client(enforce_csrf_checks=True)
+    client.force_login(alice)
+    client.get(reverse("profile"))
+    token = client.cookies["csrftoken"].value
+    response = client.post(reverse("profile"), {"display_name": "Al", "csrfmiddlewaretoken": token},
+                           HTTP_ORIGIN=origin, **headers)
+    assert_site_page(response, 403, "This form came from another site")
+    assert ("DJANGO_BEHIND_TLS_PROXY=1" in said(response)) == (origin == "https://testserver")
+    assert User.objects.get(pk=alice.pk).display_name == "Alice"
+
+
+@pytest.mark.parametrize("headers", [{}, HTMX], ids=["form", "htmx"])
 def test_a_nul_character_is_refused_in_the_sites_layout_and_words(alice, match, headers):
     """The refusal was a bare line of text, with no way back to the site."""
     before = stored()
