@@ -154,7 +154,15 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # Sessions and the cache (allauth's rate limits) live in the database, so logging in
 # never depends on Redis being up.
 SESSION_ENGINE = "django.contrib.sessions.backends.db"
-CACHES = {"default": {"BACKEND": "django.core.cache.backends.db.DatabaseCache", "LOCATION": "django_cache"}}
+# The cache holds allauth's rate-limit counters. Django's default of 300 entries would drop a
+# third of them whenever tries under many names or addresses pushed past it, resetting the limits.
+CACHES = {
+    "default": {
+        "BACKEND": "django.core.cache.backends.db.DatabaseCache",
+        "LOCATION": "django_cache",
+        "OPTIONS": {"MAX_ENTRIES": 1_000_000},
+    }
+}
 
 # --- accounts ------------------------------------------------------------------
 AUTH_USER_MODEL = "accounts.User"

@@ -9,6 +9,7 @@ from datetime import timedelta
 import pytest
 from allauth.account.models import EmailAddress
 from django.core import mail
+from django.core.cache import cache
 from django.urls import reverse
 from django.utils import timezone
 from pytest_django.asserts import assertContains, assertNotContains
@@ -315,6 +316,20 @@ def test_login_is_rate_limited(client, alice, settings):
     response = client.post(reverse("account_login"), {"login": "alice", "password": PASSWORD})
     assert response.status_code in (200, 429)
     assert client.get(reverse("dashboard")).status_code == 302, "locked out after too many failures"
+
+
+def test_a_flood_of_other_counters_does_not_wipe_an_accounts_sign_in_limit(client, alice, settings):
+    """The cache keeps the limits' counters. With Django's default of 300 entries, a third of
+    them went at the 301st, so tries under many other names or addresses reset an account's count."""
+    settings.ACCOUNT_RATE_LIMITS = {"login_failed": "3/5m/key"}
+    for _ in range(3):
+        client.post(reverse("account_login"), {"login": "alice", "password": "wrong"})
+    for n in range(400):  # as many other names tried, each with its own counter
+        cache.set(f"someone-else-{n}", 1, 300)
+
+    client.post(reverse("account_login"), {"login": "alice", "password": PASSWORD})
+
+    assert client.get(reverse("dashboard")).status_code == 302, "still locked out"
 
 
 def test_the_admin_sign_in_is_rate_limited_as_the_sites_is(client, db, settings):
