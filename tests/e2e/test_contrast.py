@@ -1,86 +1,193 @@
-"""Text is readable against what it stands on: every piece of text in the pages a player
-uses has the contrast WCAG AA asks for (4.5:1, or 3:1 for large text), measured from the
-colours the browser computes. Text on a picture (the SVG maps and boards, a text shadow)
-and disabled controls are left out: WCAG exempts the last, the first need a human eye."""
+"""Text and marks are readable against what they stand on, measured from the colours the
+browser computes: every piece of text on the pages a visitor or a player sees, also the
+numbers and letters drawn on the SVG boards, has the contrast WCAG AA asks for (4.5:1, or
+3:1 for large text), and the marks that tell where a move may go or where the keyboard is
+have 3:1 against the square or hex under them (WCAG 1.4.11). Disabled controls are left
+out, as WCAG exempts them (the pages have none today)."""
 
 from __future__ import annotations
 
+import random
+
 import pytest
 from django.urls import reverse
-from playwright.sync_api import Browser
+from playwright.sync_api import Browser, Page, expect
 
 from games.services import ClockSpec
 from tests.conftest import make_user
 from tests.e2e.conftest import console_checked_page
 from tests.e2e.pages import log_in
-from tests.games.conftest import start_timed_match
+from tests.games.conftest import play_random_moves, start_timed_match
 
 pytestmark = [pytest.mark.e2e]
 
-# Each text element below <main> whose contrast falls short, as "tag.class 'text' ratio".
-LOW_CONTRAST = """() => {
+# Colours as the page shows them. `shown(e, [layer])` paints a layer inside element e and each
+# of its ancestors in turn: their background colours (each colour of a gradient, one result
+# each), and their opacity, which fades the whole group, text and background alike.
+COLOURS = """
     const parse = (css) => {
-        const m = css.match(/^rgba?\\(([^)]+)\\)$/);
+        const m = css && css.match(/^rgba?\\(([^)]+)\\)$/);
         if (!m) return null;
         const [r, g, b, a = 1] = m[1].split(/[\\s,\\/]+/).filter(Boolean).map(Number);
         return {r, g, b, a};
     };
-    const over = (top, below) => ({  // a see-through colour as it shows over another
-        r: top.r * top.a + below.r * (1 - top.a), g: top.g * top.a + below.g * (1 - top.a),
-        b: top.b * top.a + below.b * (1 - top.a), a: 1});
+    const CLEAR = {r: 0, g: 0, b: 0, a: 0}, WHITE = {r: 255, g: 255, b: 255, a: 1};
+    const over = (top, below) => {
+        const a = top.a + below.a * (1 - top.a);
+        const mix = (x, y) => a && (x * top.a + y * below.a * (1 - top.a)) / a;
+        return {r: mix(top.r, below.r), g: mix(top.g, below.g), b: mix(top.b, below.b), a};
+    };
+    const shown = (element, layers) => {
+        for (let e = element; e; e = e.parentElement) {
+            const style = getComputedStyle(e), plain = parse(style.backgroundColor) || CLEAR;
+            const stops = (style.backgroundImage.match(/rgba?\\([^)]+\\)/g) || []).map(parse);
+            const backs = stops.length ? stops.map((stop) => over(stop, plain)) : [plain];
+            layers = layers.flatMap((layer) => backs.map((back) => {
+                const c = over(layer, back);
+                return {...c, a: c.a * Number(style.opacity)};
+            }));
+        }
+        return layers.map((c) => over(c, WHITE));
+    };
     const luminance = ({r, g, b}) => {
         const linear = (v) => (v /= 255) <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4;
         return 0.2126 * linear(r) + 0.7152 * linear(g) + 0.0722 * linear(b);
     };
-    const background = (element) => {  // null where an image lies behind the text
-        const layers = [];
-        for (let e = element; e; e = e.parentElement) {
-            const style = getComputedStyle(e);
-            if (style.backgroundImage !== "none") return null;
-            const colour = parse(style.backgroundColor);
-            if (colour && colour.a > 0) layers.push(colour);
-            if (colour && colour.a === 1) break;
-        }
-        return layers.reduceRight((below, top) => over(top, below), {r: 255, g: 255, b: 255, a: 1});
+    const ratio = (x, y) => {
+        const [light, dark] = [luminance(x), luminance(y)].sort((p, q) => q - p);
+        return (light + 0.05) / (dark + 0.05);
     };
+    const worst = (inks, backs) => Math.min(...inks.map((ink, i) => ratio(ink, backs[i])));
+    const label = (e) => `${e.tagName.toLowerCase()}.${[...e.classList].join(".")} `
+        + `'${e.textContent.trim().slice(0, 20)}'`;
+    const seen = (e) => e.getClientRects().length && getComputedStyle(e).visibility !== "hidden"
+        && !e.closest(".visually-hidden");
+    const large = (px, style) => px >= 24 || (Number(style.fontWeight) >= 700 && px >= 18.66);
+"""
+
+# Each text whose contrast falls short, as "tag.class 'text' ratio". Text in an SVG stands on
+# the last shape drawn before it under its middle (a pilgrim, a hex, a piece).
+LOW_CONTRAST = "() => {" + COLOURS + """
     const failing = [];
-    for (const element of document.querySelectorAll("main *")) {
-        if (element.closest("svg, :disabled, .visually-hidden")) continue;
-        if (![...element.childNodes].some((node) => node.nodeType === 3 && node.textContent.trim())) continue;
-        const style = getComputedStyle(element);
-        if (style.visibility === "hidden" || !element.getClientRects().length || style.textShadow !== "none") continue;
-        const behind = background(element), ink = parse(style.color);
-        if (!behind || !ink) continue;
-        const [light, dark] = [luminance(over(ink, behind)), luminance(behind)].sort((x, y) => y - x);
-        const ratio = (light + 0.05) / (dark + 0.05);
-        const size = parseFloat(style.fontSize), bold = Number(style.fontWeight) >= 700;
-        const large = size >= 24 || (bold && size >= 18.66);
-        if (ratio < (large ? 3 : 4.5)) {
-            failing.push(`${element.tagName.toLowerCase()}.${element.className} '${element.textContent.trim()
-                .slice(0, 20)}' ${ratio.toFixed(2)}`);
+    const check = (e, ratio, needed) => {
+        if (ratio < needed) failing.push(`${label(e)} ${ratio.toFixed(2)}`);
+    };
+    for (const e of document.querySelectorAll("body *")) {
+        if (e.closest("svg, :disabled") || !seen(e)) continue;
+        if (![...e.childNodes].some((node) => node.nodeType === 3 && node.textContent.trim())) continue;
+        const style = getComputedStyle(e);
+        check(e, worst(shown(e, [parse(style.color)]), shown(e, [CLEAR])),
+              large(parseFloat(style.fontSize), style) ? 3 : 4.5);
+    }
+    for (const text of document.querySelectorAll("svg text")) {
+        const svg = text.ownerSVGElement, box = text.getBoundingClientRect();
+        if (!seen(text) || !box.width) continue;
+        const x = box.x + box.width / 2, y = box.y + box.height / 2;
+        let under = CLEAR;
+        for (const shape of svg.querySelectorAll("path, rect, circle, polygon")) {
+            if (text.compareDocumentPosition(shape) & Node.DOCUMENT_POSITION_FOLLOWING) break;
+            const style = getComputedStyle(shape), fill = parse(style.fill), edge = shape.getBoundingClientRect();
+            if (!fill || x < edge.left || x > edge.right || y < edge.top || y > edge.bottom) continue;
+            under = {...fill, a: fill.a * Number(style.fillOpacity) * Number(style.opacity)};
         }
+        const style = getComputedStyle(text), fill = parse(style.fill);
+        let fade = Number(style.fillOpacity);
+        for (let e = text; e !== svg; e = e.parentElement) fade *= Number(getComputedStyle(e).opacity);
+        const backs = shown(svg, [CLEAR]).map((back) => over(under, back));
+        const px = parseFloat(style.fontSize) * svg.getScreenCTM().a;  // user units to CSS pixels
+        check(text, worst(backs.map((back) => over({...fill, a: fill.a * fade}, back)), backs),
+              large(px, style) ? 3 : 4.5);
     }
     return failing;
 }"""
-# The largest tables (every Mecca crescent is in play with six colours), all human.
+
+# Each mark with less than 3:1 against what is beside it, as "what: tag.class 'text' ratio": where a
+# pilgrim may go (outline and dot), which Mancala tile may be sown, Mesopotamia's hexes to
+# choose, and the frame of a Mecca square the keyboard is on.
+LOW_CONTRAST_MARKS = "() => {" + COLOURS + """
+    const failing = [];
+    const check = (e, mark, back, what) => {
+        const r = ratio(over(mark, back), back);
+        if (r < 3) failing.push(`${what}: ${label(e)} ${r.toFixed(2)}`);
+    };
+    for (const cell of document.querySelectorAll(".mecca-cell.target, .tile.playable")) {
+        const inset = parseFloat(getComputedStyle(cell).outlineOffset) < 0;
+        check(cell, parse(getComputedStyle(cell).outlineColor), shown(inset ? cell : cell.parentElement, [CLEAR])[0],
+              "a move's mark");
+    }
+    for (const dot of document.querySelectorAll(".mecca-cell .dot")) {
+        check(dot, shown(dot, [CLEAR])[0], shown(dot.parentElement, [CLEAR])[0], "a move's dot");
+    }
+    for (const target of document.querySelectorAll(".meso-target")) {
+        const tile = target.parentElement.querySelector(".meso-tile") || document.querySelector(".meso-sea");
+        check(target.parentElement, parse(getComputedStyle(target).stroke), parse(getComputedStyle(tile).fill),
+              "a hex to choose");
+    }
+    for (const cell of document.querySelectorAll("button.mecca-cell:not(.mat-kaaba)")) {
+        cell.focus();  // after a Tab press, so it shows the frame a keyboard user sees
+        check(cell, parse(getComputedStyle(cell).outlineColor), shown(cell, [CLEAR])[0], "the keyboard's frame");
+    }
+    return failing;
+}"""
+
+# The largest tables (every Mecca crescent is in play with six colours), all human; a
+# two-player Mesopotamia has neutral huts.
 GAMES = {"mancala": 2, "mecca": 6, "jeexa": 4, "mesopotamia": 4}
 
 
-def test_all_text_on_the_players_pages_has_aa_contrast(browser: Browser, live_server, db):
+def mid_game(viewer, others, slug, seats, rng, moves):
+    """A match after some random moves, stopped where the viewer (seat 0) is to act."""
+    match = start_timed_match(viewer, *others[: seats - 1], clock=ClockSpec(), game=slug)
+    game, players = match.game_obj, [viewer, *others]
+    play_random_moves(match, players, rng, limit=moves)
+    play_random_moves(match, players, rng, until=lambda: game.to_act(game.load(match.state))[:1] == (0,))
+    return match
+
+
+def finished(viewer, others, slug, seats, rng):
+    match = start_timed_match(viewer, *others[: seats - 1], clock=ClockSpec(), game=slug)
+    assert play_random_moves(match, [viewer, *others], rng)
+    return match
+
+
+def measure(page: Page, low: dict, path: str) -> None:
+    page.keyboard.press("Tab")  # keyboard focus shows its frame
+    if found := page.evaluate(LOW_CONTRAST) + page.evaluate(LOW_CONTRAST_MARKS):
+        low[path] = found
+
+
+def test_text_and_marks_on_every_page_have_aa_contrast(browser: Browser, live_server, db):
     viewer = make_user("petra", display_name="Petra")
     others = [make_user(name) for name in ("quinn", "rosa", "sami", "tomas", "ulla")]
-    matches = [start_timed_match(viewer, *others[: seats - 1], clock=ClockSpec(), game=slug)
-               for slug, seats in GAMES.items()]
-    matches.append(start_timed_match(viewer, others[0], others[1], others[2], clock=ClockSpec(), game="mecca"))
-    pages = [reverse("dashboard"), reverse("lobby"), reverse("profile"),
+    rng = random.Random(7)
+    moves = {"mancala": 12, "mecca": 60, "jeexa": 40, "mesopotamia": 60}
+    playing = [mid_game(viewer, others, slug, seats, rng, moves[slug]) for slug, seats in GAMES.items()]
+    playing.append(mid_game(viewer, others, "mesopotamia", 2, rng, 20))
+    playing.append(start_timed_match(viewer, *others[:3], clock=ClockSpec(), game="mecca"))
+    ended = [finished(viewer, others, slug, seats, rng) for slug, seats in GAMES.items()]
+    pages = [reverse("dashboard"), reverse("finished_matches"), reverse("lobby"), reverse("profile"),
              *(reverse("match_new", args=[slug]) for slug in GAMES),
-             *(reverse("game_rules", args=[slug]) for slug in GAMES),
-             *(reverse("match_detail", args=[match.pk]) for match in matches)]
-    with console_checked_page(browser) as page:
+             *(reverse("match_detail", args=[match.pk]) for match in playing + ended),
+             *(reverse("match_replay", args=[match.pk]) + "?ply=5" for match in ended)]
+    low: dict[str, list[str]] = {}
+    with console_checked_page(browser, viewport={"width": 1100, "height": 900}) as page:
+        for path in ["/", *(reverse("game_rules", args=[slug]) for slug in GAMES), reverse("account_signup")]:
+            page.goto(live_server.url + path)
+            measure(page, low, path)
+        page.get_by_role("button", name="Sign up").click()  # empty: every field says what it needs
+        measure(page, low, "sign up, refused")
+        page.goto(live_server.url + reverse("account_login"))
+        page.get_by_label("Username or email").fill("petra")
+        page.get_by_label("Password").fill("not the password")
+        page.get_by_role("button", name="Sign in").click()
+        measure(page, low, "sign in, refused")
         log_in(page, live_server.url, "petra")
-        low = {}
         for path in pages:
             page.goto(live_server.url + path)
-            if found := page.evaluate(LOW_CONTRAST):
-                low[path] = found
+            measure(page, low, path)
+        mecca = playing[1]
+        page.goto(live_server.url + reverse("match_detail", args=[mecca.pk]))
+        page.locator("#board button.mecca-cell:not(.target)").first.click()  # refused, with its reason
+        expect(page.get_by_role("alert")).to_be_visible()
+        measure(page, low, "a refused Mecca move")
     assert low == {}
