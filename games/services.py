@@ -19,7 +19,7 @@ from functools import partial
 from allauth.account.models import EmailAddress
 from django.conf import settings
 from django.db import connection, transaction
-from django.db.models import Case, F, Max, Q, Value, When
+from django.db.models import Case, F, Max, Min, Q, Value, When
 from django.template.defaultfilters import pluralize
 from django.template.loader import render_to_string
 from django.urls import reverse
@@ -455,15 +455,30 @@ def _reminder_rows(match: Match, seat: Seat, since: datetime, *, now: datetime |
     return rows
 
 
-def _share_come(seat: Seat, now: datetime) -> int:
+def _share_come(seat: Seat, now: datetime, *, unsent_from: datetime | None = None) -> int:
     """Before a running clock stops or its deadline moves: the highest share of the turn whose
     reminder moment has come (sent, or not wanted then), counted from the clock's last start
-    to the deadline it had; any possible share, so that one chosen later is not sent late."""
+    to the deadline it had; any possible share, so that one chosen later is not sent late.
+    ``unsent_from``: when the first of the turn's reminders still waiting to go out was due
+    (the sweep comes every half minute, a failed one waits to be tried again). Its share has
+    not come: its row goes with the old deadline, and it comes after the restart, naming the
+    deadline that holds then (sent during a vacation, it would name one the stopped clock no
+    longer has)."""
     if seat.clock_started_at is None or seat.deadline is None:
         return seat.reminded_share
-    come = [share for share in REMINDER_SHARES
-            if seat.clock_started_at + (seat.deadline - seat.clock_started_at) * share / 100 <= now]
+    come = []
+    for share in REMINDER_SHARES:
+        moment = seat.clock_started_at + (seat.deadline - seat.clock_started_at) * share / 100  # as _reminder_rows
+        if moment <= now and (unsent_from is None or moment < unsent_from):
+            come.append(share)
     return max([seat.reminded_share, *come])
+
+
+def _first_unsent_reminders(user: User, match_ids: list[int]) -> dict[int, datetime]:
+    """For ``_share_come``: per match, when the first of the player's reminders not sent yet is due."""
+    return dict(Notification.objects.filter(user=user, match_id__in=match_ids, kind=Notification.Kind.REMINDER,
+                                            sent_at__isnull=True)
+                .order_by().values("match_id").annotate(first=Min("due_at")).values_list("match_id", "first"))
 
 
 def _update_clocks(match: Match, seats: list[Seat], *, before: set[int], after: set[int]) -> None:
@@ -1276,14 +1291,21 @@ def seat_deadline_extend(*, match_id: int, seat_number: int, hours: int, actor: 
     if seat.deadline is None and seat.paused_seconds is None:
         raise ServiceError(NO_RUNNING_CLOCK)
     now = timezone.now()
-    if seat.deadline is not None:
-        seat.reminded_share = _share_come(seat, now)  # reminded of once in a turn, however long it gets
+    if seat.deadline is None:
+        seat.paused_seconds += hours * 3600
+    else:
+        if seat.deadline <= now:
+            # The turn ran out (the timeout sweep had not come yet): every reminder it had named
+            # a deadline that is gone, and nothing else tells the player of the new one, counted
+            # from now: its reminders come as in a new turn.
+            seat.reminded_share = 0
+        else:  # reminded of once in a turn, however long it gets
+            unsent_from = _first_unsent_reminders(seat.user, [match.pk]).get(match.pk)
+            seat.reminded_share = _share_come(seat, now, unsent_from=unsent_from)
         seat.deadline = max(seat.deadline, now) + timedelta(hours=hours)
         seat.clock_started_at = now
         _cancel_reminders(match, [seat.user_id])
         _schedule_reminders(match, seat, now)
-    else:
-        seat.paused_seconds += hours * 3600
     seat.save(update_fields=["deadline", "clock_started_at", "reminded_share", "paused_seconds"])
     _record_event(match, reason=f"{seat.occupant_name} was given {hours} more hour{pluralize(hours)}{_because(reason)}",
                   actor=actor, in_log=True)
@@ -1327,9 +1349,11 @@ def vacation_start(*, user_id: int, days: int) -> User:
     user.vacation_days_used += days
     user.save(update_fields=["vacation_started_at", "vacation_until", "vacation_year", "vacation_days_used"])
     stopped = []
-    for seat in _seats_in_active_matches(user):
-        if seat.deadline is not None and seat.deadline > now:  # a turn already late stays for the timeout sweep
-            seat.reminded_share = _share_come(seat, now)
+    running = [seat for seat in _seats_in_active_matches(user) if seat.deadline is not None]
+    unsent_from = _first_unsent_reminders(user, [seat.match_id for seat in running]) if running else {}
+    for seat in running:
+        if seat.deadline > now:  # a turn already late stays for the timeout sweep
+            seat.reminded_share = _share_come(seat, now, unsent_from=unsent_from.get(seat.match_id))
             seat.paused_seconds, seat.deadline = _time_left(seat, now), None
             stopped.append(seat)
     if stopped:

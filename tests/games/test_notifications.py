@@ -289,6 +289,53 @@ def test_a_share_of_the_turn_is_reminded_of_once_also_when_the_deadline_moves(cl
     assert pending.count() == 3, "a new turn: every share again"
 
 
+def test_staff_who_give_time_to_a_turn_that_ran_out_bring_its_reminders_for_the_new_deadline(clock, alice, bob):
+    """Alice's deadline passed before the timeout sweep came; staff gave her 24 hours. Every
+    share counted as come (the old deadline was past), so she heard nothing of the new
+    deadline: the reminders she had all named one that is gone."""
+    match = start_timed_match(alice, bob)  # two days per move; Alice has reminders at 50 and 80 %
+    settle(clock)
+    clock.now = Seat.objects.get(match=match, number=0).deadline + timedelta(seconds=10)
+    assert tasks.sweep_notifications() == 2, "half time and 80 % of the first deadline"
+    services.seat_deadline_extend(match_id=match.pk, seat_number=0, hours=24, actor=None, reason="travel")
+    restarted, deadline = clock.now, Seat.objects.get(match=match, number=0).deadline
+    pending = Notification.objects.filter(user=alice, match=match, kind=Notification.Kind.REMINDER,
+                                          sent_at__isnull=True)
+    assert sorted(pending.values_list("due_at", flat=True)) == [
+        restarted + (deadline - restarted) * share for share in (0.5, 0.8)]
+
+    mail.outbox.clear()
+    clock.now = deadline - timedelta(seconds=1)
+    assert tasks.sweep_notifications() == 2
+    assert all(f"on {deadline:%A %-d %B %Y, %H:%M} UTC." in message.body for message in mail.outbox), \
+        "naming the new deadline"
+
+
+@pytest.mark.parametrize("stretch", ["extension", "vacation"])
+def test_a_reminder_due_when_the_clock_stops_or_moves_is_not_lost(clock, alice, bob, stretch):
+    """Half time came 10 s before Alice went on vacation (or staff gave her more time), and the
+    sweep, every half minute, had not sent its reminder yet: the row was deleted with the
+    others and half time counted as reminded, so it never came. Now it comes after the
+    restart, at half of the time from there, naming the deadline that then holds (sent
+    during the vacation it would name one the stopped clock no longer has)."""
+    started = clock.now
+    match = start_timed_match(alice, bob)  # two days per move; Alice has reminders at 50 and 80 %
+    settle(clock)
+    clock.now = started + timedelta(days=1, seconds=10)
+    stretch_the_turn(clock, match, alice, stretch)
+    restarted, deadline = clock.now, Seat.objects.get(match=match, number=0).deadline
+    pending = Notification.objects.filter(user=alice, match=match, kind=Notification.Kind.REMINDER,
+                                          sent_at__isnull=True)
+    assert sorted(pending.values_list("due_at", flat=True)) == [
+        restarted + (deadline - restarted) * share for share in (0.5, 0.8)]
+
+    clock.now = deadline - timedelta(seconds=1)
+    tasks.sweep_notifications()
+    reminded = [m for m in mail.outbox if m.to == ["alice@example.com"] and m.subject.startswith("Time is running")]
+    assert len(reminded) == 2, "half time once, then 80 %"
+    assert all(f"on {deadline:%A %-d %B %Y, %H:%M} UTC." in message.body for message in reminded)
+
+
 def test_reminders_turned_off_are_not_posted_to_the_webhook_either(clock, alice, bob, webhook):
     alice.webhook_url = webhook.url
     alice.save()
