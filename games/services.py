@@ -259,16 +259,22 @@ def _outbox_rows(user: User, match: Match, kind: str, template: str, context: di
         channels = [channel for channel in channels if channel not in pending]
     if not channels:
         return []
+    subject, body = _written(user, match, template, context)
+    return [
+        Notification(user=user, match=match, kind=kind, channel=channel, subject=subject,
+                     body=body if channel == Notification.Channel.EMAIL else f"{subject}\n{_match_url(match)}",
+                     due_at=due_at or now)
+        for channel in channels
+    ]
+
+
+def _written(user: User, match: Match, template: str, context: dict) -> tuple[str, str]:
+    """A notice's subject and email body, every moment in it on the player's clock."""
     context = {"user": user, "match": match, "url": _match_url(match), **context}
     with timezone.override(user.zone):
         subject = render_to_string(f"emails/{template}_subject.txt", context, using="text").strip()
         body = render_to_string(f"emails/{template}.txt", context, using="text")
-    return [
-        Notification(user=user, match=match, kind=kind, channel=channel, subject=subject,
-                     body=body if channel == Notification.Channel.EMAIL else f"{subject}\n{context['url']}",
-                     due_at=due_at or now)
-        for channel in channels
-    ]
+    return subject, body
 
 
 def _result_words(match: Match, seats: list[Seat], reader: Seat) -> dict[str, str]:
@@ -526,8 +532,12 @@ def _after_position_change(match: Match, seats: list[Seat], *, mover: int | None
         if seat.is_ai:
             transaction.on_commit(partial(tasks.enqueue_ai_move, match.pk, match.version), robust=True)
         elif seat.user_id and seat.number != mover:
-            _notify(seat.user, match, Notification.Kind.YOUR_TURN, "your_turn",
-                    {**_since_your_last_move(match, seat), "deadline": seat.deadline, "paused": seat.paused_seconds})
+            _notify(seat.user, match, Notification.Kind.YOUR_TURN, "your_turn", _turn_context(match, seat))
+
+
+def _turn_context(match: Match, seat: Seat) -> dict:
+    """What a "your turn" email says: the moves since the player's last, and their clock."""
+    return {**_since_your_last_move(match, seat), "deadline": seat.deadline, "paused": seat.paused_seconds}
 
 
 SINCE_SHOWN = 12  # moves a "your turn" email lists at most, the latest
@@ -1095,6 +1105,8 @@ def notification_send(*, notification_id: int) -> bool:
             return False
         if not reason and notification.kind == Notification.Kind.DIGEST:
             reason = _digest_render(notification)
+        elif not reason and seat is not None:
+            _turn_render(notification, seat)
     if reason:
         _close(notification, Notification.Outcome.SKIPPED, reason)
         return False
@@ -1198,6 +1210,22 @@ def _digest_render(notification: Notification) -> str:
         notification.body = render_to_string("emails/digest.txt", context, using="text")
     Notification.objects.filter(pk=notification.pk).update(subject=notification.subject, body=notification.body)
     return ""
+
+
+def _turn_render(notification: Notification, seat: Seat) -> None:
+    """A "your turn" or a reminder email, written again as it goes out: while it waited (a
+    player who just left the page, a mail server down) the player may have changed time
+    zone, staff moved the deadline or a vacation stopped the clock, and it must say the
+    deadline as it then stands, on the player's clock. ``seat``: its ``_turn_seat``."""
+    if notification.channel != Notification.Channel.EMAIL:
+        return  # a webhook's notice says no time
+    seat.match, seat.user = notification.match, notification.user
+    if notification.kind == Notification.Kind.YOUR_TURN:
+        template, context = "your_turn", _turn_context(seat.match, seat)
+    else:
+        template, context = "reminder", {"deadline": seat.deadline}
+    notification.subject, notification.body = _written(notification.user, seat.match, template, context)
+    Notification.objects.filter(pk=notification.pk).update(subject=notification.subject, body=notification.body)
 
 
 def _deliver(notification: Notification) -> None:

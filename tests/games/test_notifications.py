@@ -336,6 +336,48 @@ def test_a_reminder_due_when_the_clock_stops_or_moves_is_not_lost(clock, alice, 
     assert all(f"on {deadline:%A %-d %B %Y, %H:%M} UTC." in message.body for message in reminded)
 
 
+def a_legal_move(match, seat: int) -> str:
+    """One that ends the seat's turn (in Mancala a sowing may end in the player's store and play again)."""
+    match.refresh_from_db()
+    game, state = match.game_obj, match.game_obj.load(match.state)
+    moves = game.legal_moves(state, seat)
+    return next((move for move in moves if seat not in game.to_act(game.apply(state, seat, move))), moves[0])
+
+
+def test_a_your_turn_that_waited_through_a_whole_turn_tells_of_the_turn_it_goes_out_in(clock, alice, bob,
+                                                                                       monkeypatch):
+    """Bob's "your turn" could not be sent (the mail server was down) and waited to be tried
+    again; meanwhile he moved on the site and Alice moved again. One unsent "your turn" per
+    match is enough, so no second was written, and the first went out as written a day
+    before: Alice's first move, and a deadline long past."""
+    match = start_timed_match(alice, bob)
+    settle(clock)
+    services.move_submit(match_id=match.pk, user=alice, move=a_legal_move(match, 0), expected_version=0)
+    your_turn = Notification.objects.get(user=bob, match=match, kind="your_turn", channel="email")
+    deliver = services._deliver
+
+    def mail_server_down(notification):
+        raise OSError("Connection refused")
+
+    monkeypatch.setattr(services, "_deliver", mail_server_down)
+    with pytest.raises(OSError):
+        services.notification_send(notification_id=your_turn.pk)
+    monkeypatch.setattr(services, "_deliver", deliver)
+
+    clock.advance(hours=20)
+    services.move_submit(match_id=match.pk, user=bob, move=a_legal_move(match, 1), expected_version=1)
+    clock.advance(hours=4)
+    services.move_submit(match_id=match.pk, user=alice, move=a_legal_move(match, 0), expected_version=2)
+    assert Notification.objects.filter(user=bob, match=match, kind="your_turn", channel="email").count() == 1
+    sweep(clock)
+
+    [email] = [m for m in mail.outbox if m.to == ["bob@example.com"] and m.subject.startswith("Your turn")]
+    latest = match.moves.order_by("ply").last()
+    deadline = Seat.objects.get(match=match, number=1).deadline
+    assert f"- {latest.description}\n" in email.body
+    assert f"Your time runs out on {deadline:%A %-d %B %Y, %H:%M} UTC;" in email.body
+
+
 def test_reminders_turned_off_are_not_posted_to_the_webhook_either(clock, alice, bob, webhook):
     alice.webhook_url = webhook.url
     alice.save()

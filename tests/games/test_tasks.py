@@ -10,20 +10,23 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Callable
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 import pytest
 from celery.contrib.testing.worker import start_worker
 from celery.signals import task_postrun
 from django.core import mail
 from django.db import connections
+from django.urls import reverse
 from django.utils import timezone
 from kombu.exceptions import OperationalError
 
 from config.celery import app
 from games import services, tasks
 from games.models import Match, MoveRecord, Notification, Seat
+from tests.accounts.test_accounts import profile_data
 from tests.conftest import route_tasks_to, start_match
+from tests.games.conftest import start_timed_match
 from tests.games.flaky_mail import SERVER_DOWN, FlakyBackend
 from tests.games.test_race import require_postgresql, run_together
 
@@ -213,3 +216,36 @@ def test_the_ai_sweep_wakes_an_ai_seat_whose_task_was_lost(worker, alice, monkey
     wait_until(lambda: Seat.objects.filter(match=match, number=0, to_act=True).exists(),
                what="the woken AI to move")
     assert MoveRecord.objects.filter(match=match, ply=1, by_ai=True).exists()
+
+
+@pytest.mark.worker
+def test_the_worker_sends_a_held_your_turn_on_the_players_new_clock_and_no_reminder_of_a_turn_played(
+        worker, clock, alice, bob, client):
+    """Through the worker: Bob's "your turn" waited (he had just closed the page) while he
+    moved to India, and goes out on his new clock; his half-time reminder, due 10 s before he
+    moved and not swept yet, does not go out after the move."""
+    clock.now = datetime.fromisoformat("2026-03-28T11:00Z")
+    match = start_timed_match(alice, bob, clock=services.ClockSpec(time_control="per_move", days_per_move=1))
+    client.force_login(bob)
+    client.get(reverse("match_poll", args=[match.pk]), {"token": match.poll_token}, HTTP_HX_REQUEST="true")
+    clock.advance(seconds=20)
+    services.move_submit(match_id=match.pk, user=alice, move="1", expected_version=0)  # Bob's deadline: 11:00:20Z
+    your_turn = Notification.objects.get(user=bob, kind=Notification.Kind.YOUR_TURN)
+    held = wait_until(lambda: Notification.objects.filter(pk=your_turn.pk, attempts=0, due_at__gt=clock.now)
+                      .values_list("due_at", flat=True).first(), what="the worker to hold Bob's email back")
+    client.post(reverse("profile"), profile_data(display_name="Bob", webhook_url="", time_zone="Asia/Kolkata"))
+
+    clock.now = held + timedelta(seconds=1)
+    sweep = tasks.sweep_notifications.delay()
+    wait_until(lambda: ("games.tasks.sweep_notifications", sweep.id) in worker, what="the sweep")
+    [email] = sent_mail(Notification.objects.get(pk=your_turn.pk))
+    assert "Your time runs out on Sunday 29 March 2026, 16:30 IST (Asia/Kolkata)" in email.body
+
+    clock.now = datetime.fromisoformat("2026-03-28T23:00:30Z")  # half time was 10 s ago
+    assert Notification.objects.filter(user=bob, kind=Notification.Kind.REMINDER, sent_at__isnull=True,
+                                       due_at__lt=clock.now).count() == 1
+    services.move_submit(match_id=match.pk, user=bob, move="1", expected_version=1)
+    sweep = tasks.sweep_notifications.delay()
+    wait_until(lambda: ("games.tasks.sweep_notifications", sweep.id) in worker, what="the sweep")
+    assert not [message for message in mail.outbox if message.to == [bob.email]
+                and message.subject.startswith("Time is running out")]

@@ -213,6 +213,61 @@ def test_a_new_time_zone_rewrites_the_waiting_reminders_and_moves_the_digest(clo
     assert digest.due_at == instant("2026-03-29T01:30Z"), "07:00 in Kolkata"
 
 
+@pytest.mark.parametrize(("change", "deadline_said"), [
+    ("time zone", "Your time runs out on Sunday 29 March 2026, 16:30 IST (Asia/Kolkata); then you lose the match."),
+    ("extension", "Your time runs out on Monday 30 March 2026, 11:00 UTC; then you lose the match."),
+    ("vacation", "Your clock is stopped while you are on vacation."),
+])
+def test_a_your_turn_held_back_says_the_deadline_as_it_stands_when_it_goes_out(clock, alice, bob, client, change,
+                                                                               deadline_said):
+    """Bob closed the match page just before his turn began, so the email waited for his page
+    to be quiet; meanwhile he moved to India (or staff gave him a day, or he went on
+    vacation). It went out as written: the deadline on his old clock (or one that no longer
+    held, or a running clock while it was stopped)."""
+    clock.now = instant("2026-03-28T11:00Z")
+    match = start_timed_match(alice, bob, clock=ONE_DAY_A_MOVE)
+    client.force_login(bob)
+    client.get(reverse("match_poll", args=[match.pk]), {"token": match.poll_token}, HTTP_HX_REQUEST="true")
+    clock.advance(seconds=20)
+    services.move_submit(match_id=match.pk, user=alice, move="1", expected_version=0)  # Bob's deadline: 11:00:20Z
+    your_turn = Notification.objects.get(user=bob, kind="your_turn", channel="email")
+    assert services.notification_send(notification_id=your_turn.pk) is False, "held back"
+    if change == "time zone":
+        client.post(reverse("profile"), profile_data(display_name="Bob", webhook_url="", time_zone="Asia/Kolkata"))
+    elif change == "extension":
+        services.seat_deadline_extend(match_id=match.pk, seat_number=1, hours=24, actor=None, reason="travel")
+    else:
+        services.vacation_start(user_id=bob.pk, days=1)
+
+    your_turn.refresh_from_db()
+    clock.now = your_turn.due_at + timedelta(seconds=1)
+    tasks.sweep_notifications()
+    [email] = [message for message in mail.outbox if message.to == [bob.email] and "Your turn" in message.subject]
+    assert deadline_said in email.body
+    your_turn.refresh_from_db()
+    assert deadline_said in your_turn.body, "the outbox keeps what was sent"
+
+
+def test_a_reminder_due_when_the_player_changes_time_zone_says_the_deadline_on_the_new_clock(clock, alice, bob,
+                                                                                              client):
+    """Half time came 10 s before Bob saved India as his zone; the sweep had not sent its
+    reminder yet, and a reminder due is kept as written (its time is past): it named his
+    deadline on the clock he had left."""
+    bob.reminders = "50"
+    bob.save()
+    clock.now = instant("2026-03-28T11:00Z")
+    match = start_timed_match(alice, bob, clock=ONE_DAY_A_MOVE)
+    services.move_submit(match_id=match.pk, user=alice, move="1", expected_version=0)  # Bob's deadline: 11:00Z
+    clock.now = instant("2026-03-28T23:00:10Z")
+    client.force_login(bob)
+    client.post(reverse("profile"), profile_data(display_name="Bob", webhook_url="", time_zone="Asia/Kolkata",
+                                                 reminders="50"))
+    tasks.sweep_notifications()
+    [reminder] = [message for message in mail.outbox if message.to == [bob.email]
+                  and message.subject.startswith("Time is running out")]
+    assert "on Sunday 29 March 2026, 16:30 IST (Asia/Kolkata)." in reminder.body
+
+
 def test_the_digest_writes_each_deadline_on_the_players_clock_with_the_zone_named(clock, alice, bob):
     bob.turn_notice, bob.digest_hour, bob.time_zone = "digest", 7, "Asia/Kolkata"
     bob.save()
