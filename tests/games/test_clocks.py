@@ -164,6 +164,34 @@ def test_a_timeout_racing_a_last_second_move_ends_with_exactly_one_of_them(attem
     assert MatchEvent.objects.filter(match=match, to_status=Status.FINISHED).count() == (match.version == 0)
 
 
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("attempt", range(2))
+def test_a_timeout_racing_a_last_second_extension_ends_with_exactly_one_of_them(attempt, clock, alice, bob, enqueued,
+                                                                                monkeypatch):
+    require_postgresql()
+    match = start_timed_match(alice, bob)
+    deadline = seat(match, 0).deadline
+    clock.now = deadline - timedelta(seconds=1)
+    hold_the_lock_longer(monkeypatch, "_cancel_reminders", "_stop_all_clocks")
+
+    def extend():
+        return services.seat_deadline_extend(match_id=match.pk, seat_number=0, hours=24, actor=None, reason="ill")
+
+    def timeout():  # the sweep's clock is a little ahead of the web server's
+        return services.match_timeout(match_id=match.pk, expected_version=0, now=deadline + timedelta(seconds=1))
+
+    extended, timed_out = run_together(extend, timeout) if attempt else run_together(timeout, extend)[::-1]
+    match.refresh_from_db()
+    if isinstance(extended, Seat):
+        assert timed_out == [], "the extension got in first: the deadline the timeout finds is not past"
+        assert match.status == Status.ACTIVE and seat(match, 0).deadline == deadline + timedelta(days=1)
+    else:
+        assert timed_out == [0]
+        assert isinstance(extended, services.ServiceError) and extended.message == services.NOT_IN_PLAY, extended
+        assert match.status == Status.FINISHED
+    assert MatchEvent.objects.filter(match=match, to_status=Status.FINISHED).count() == (match.status == "finished")
+
+
 def test_a_vacation_stops_the_clocks_and_they_run_on_with_the_time_left(clock, alice, bob, client):
     match = start_timed_match(alice, bob)
     clock.advance(hours=12)

@@ -344,6 +344,37 @@ def a_legal_move(match, seat: int) -> str:
     return next((move for move in moves if seat not in game.to_act(game.apply(state, seat, move))), moves[0])
 
 
+@pytest.mark.parametrize("turn_ends", ["she moves", "she resigns", "she resigns from three",
+                                       "staff give her seat to the AI", "her time runs out among three",
+                                       "staff abort the match"])
+def test_nothing_of_a_turn_that_ended_goes_out_after_it(clock, alice, bob, carol, turn_ends):
+    """Alice's "your turn" and her half-time reminder wait to go out (the sweep had not come
+    round) when her turn ends: by her move, resigning, the AI taking her seat or the match
+    being cancelled. Neither reaches her afterwards, nor is any other reminder of that turn."""
+    three = "three" in turn_ends or "staff give" in turn_ends
+    match = start_timed_match(alice, bob, carol, game="jeexa") if three else start_timed_match(alice, bob)
+    deadline = Seat.objects.get(match=match, number=0).deadline
+    clock.advance(days=1, seconds=10)  # half time was 10 s ago; nothing has been swept yet
+    pending = Notification.objects.filter(user=alice, match=match, sent_at__isnull=True)
+    assert set(pending.values_list("kind", flat=True)) == {"your_turn", "reminder"}
+    if turn_ends == "she moves":
+        services.move_submit(match_id=match.pk, user=alice, move=a_legal_move(match, 0), expected_version=0)
+    elif turn_ends.startswith("she resigns"):
+        services.match_resign(match_id=match.pk, user=alice)
+    elif turn_ends == "staff give her seat to the AI":
+        services.seat_replace_by_ai(match_id=match.pk, seat_number=0, level=1, actor=None, reason="Away")
+    elif turn_ends == "her time runs out among three":
+        clock.now = deadline + timedelta(seconds=1)
+        assert tasks.sweep_deadlines() == 1
+    else:
+        services.match_abort(match_id=match.pk, actor=None, reason="")
+
+    clock.now = deadline + timedelta(days=1)
+    tasks.sweep_notifications()
+    told = [m.subject for m in mail.outbox if m.to == ["alice@example.com"]]
+    assert not [subject for subject in told if subject.startswith(("Your turn", "Time is running out"))], told
+
+
 def test_a_your_turn_that_waited_through_a_whole_turn_tells_of_the_turn_it_goes_out_in(clock, alice, bob,
                                                                                        monkeypatch):
     """Bob's "your turn" could not be sent (the mail server was down) and waited to be tried
@@ -376,6 +407,40 @@ def test_a_your_turn_that_waited_through_a_whole_turn_tells_of_the_turn_it_goes_
     deadline = Seat.objects.get(match=match, number=1).deadline
     assert f"- {latest.description}\n" in email.body
     assert f"Your time runs out on {deadline:%A %-d %B %Y, %H:%M} UTC;" in email.body
+
+
+def test_a_vacation_in_the_last_second_before_the_deadline_keeps_that_second_for_later(clock, alice, bob):
+    match = start_timed_match(alice, bob)
+    deadline = Seat.objects.get(match=match, number=0).deadline
+    clock.now = deadline - timedelta(seconds=1)
+    services.vacation_start(user_id=alice.pk, days=1)
+    clock.now = deadline + timedelta(seconds=1)
+    assert tasks.sweep_deadlines() == 0, "the clock is stopped"
+    assert Seat.objects.get(match=match, number=0).paused_seconds == 1
+
+    clock.now = deadline + timedelta(days=1)
+    assert tasks.sweep_vacations() == 1
+    assert Seat.objects.get(match=match, number=0).deadline == clock.now + timedelta(seconds=1)
+    clock.advance(seconds=1)
+    assert tasks.sweep_deadlines() == 1
+
+
+@pytest.mark.parametrize("when", [timedelta(seconds=-1), timedelta(seconds=1)])
+def test_staff_time_given_at_the_last_second_or_just_after_holds_against_the_timeout_sweep(clock, alice, bob, when):
+    """A second before the deadline the turn has had its reminders (half time and 80 % sent;
+    each comes once a turn); a second after, it ran out, and the time given is a new span
+    with its reminders. Either way the sweep that comes next applies no timeout."""
+    match = start_timed_match(alice, bob)  # two days per move; Alice has reminders at 50 and 80 %
+    settle(clock)
+    deadline = Seat.objects.get(match=match, number=0).deadline
+    clock.now = deadline + when
+    assert tasks.sweep_notifications() == 2
+    services.seat_deadline_extend(match_id=match.pk, seat_number=0, hours=24, actor=None, reason="travel")
+    clock.now = deadline + timedelta(seconds=30)
+    assert tasks.sweep_deadlines() == 0
+    assert Match.objects.get(pk=match.pk).status == "active"
+    reminders = Notification.objects.filter(user=alice, match=match, kind="reminder", sent_at__isnull=True)
+    assert reminders.count() == (0 if when < timedelta(0) else 2)
 
 
 def test_reminders_turned_off_are_not_posted_to_the_webhook_either(clock, alice, bob, webhook):
