@@ -105,7 +105,7 @@ def _map(view: dict, legal: list[str]) -> dict:
         "viewbox": f"{left:.0f} {top:.0f} {width:.0f} {height:.0f}",
         "left": f"{left:.0f}",  # where the sea drawn under the hexes starts
         "top": f"{top:.0f}",
-        "width": f"{width:.0f}",  # a phone draws the map at this size and scrolls it (site.css)
+        "width": f"{width:.0f}",  # a map larger than a phone's column is drawn at this size and scrolls (site.css)
         "height": f"{height:.0f}",
         "hexes": hexes,
         "ghosts": ghosts,

@@ -70,12 +70,25 @@ def page(browser: Browser) -> Iterator[Page]:
 
 
 PHONE = {"width": 390, "height": 844}
+SMALL_PHONE = {"width": 320, "height": 568}
+
+
+@contextmanager
+def phone_page(browser: Browser, screen: dict[str, int] = PHONE) -> Iterator[Page]:
+    """A page as a phone shows it: touch, and as wide as ``screen`` (390 px unless told)."""
+    with console_checked_page(browser, viewport=screen, is_mobile=True, has_touch=True) as page:
+        yield page
 
 
 @pytest.fixture
 def phone(browser: Browser) -> Iterator[Page]:
-    """A page as a phone shows it: 390 px wide, touch."""
-    with console_checked_page(browser, viewport=PHONE, is_mobile=True, has_touch=True) as page:
+    with phone_page(browser) as page:
+        yield page
+
+
+@pytest.fixture
+def small_phone(browser: Browser) -> Iterator[Page]:
+    with phone_page(browser, SMALL_PHONE) as page:
         yield page
 
 

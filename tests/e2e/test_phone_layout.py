@@ -152,26 +152,26 @@ def test_no_page_scrolls_sideways_on_a_phone(phone, live_server, db, monkeypatch
     assert reverse("match_detail", args=[matches["jeexa-over"].pk]) in hinted, "the wide puzzle got its hint"
 
 
-def test_a_move_does_not_scroll_the_page_by_itself(phone, live_server, db, monkeypatch):
+def test_a_move_does_not_scroll_the_page_by_itself(small_phone, live_server, db, monkeypatch):
     """A move redraws the board under the player's finger: the page stays where they scrolled
     it. The map's "swipe it sideways" line came back only once the new board had been laid out
     without it, and the browser then scrolled the page by that line's height at every move."""
     monkeypatch.setattr(services, "new_seed", lambda: SEED)
     viewer = make_user("petra", display_name="Petra")
     match = start_timed_match(viewer, make_user("quinn"), clock=ClockSpec(), game="mesopotamia")
-    log_in(phone, live_server.url, "petra")
-    phone.goto(live_server.url + reverse("match_detail", args=[match.pk]))
-    expect(phone.locator(".meso-scroll-hint")).to_be_visible()  # the map is wider than a phone
+    log_in(small_phone, live_server.url, "petra")
+    small_phone.goto(live_server.url + reverse("match_detail", args=[match.pk]))
+    expect(small_phone.locator(".meso-scroll-hint")).to_be_visible()  # the map is wider than 320 px (fits 390)
     # The move buttons, under the map, at the top of the screen.
-    phone.locator("#board .meso-moves").evaluate("moves => moves.scrollIntoView({block: 'start'})")
-    scrolled_to = phone.evaluate("window.scrollY")
-    phone.evaluate("document.addEventListener('htmx:afterSettle', () => { window.settled = true; })")
+    small_phone.locator("#board .meso-moves").evaluate("moves => moves.scrollIntoView({block: 'start'})")
+    scrolled_to = small_phone.evaluate("window.scrollY")
+    small_phone.evaluate("document.addEventListener('htmx:afterSettle', () => { window.settled = true; })")
 
-    phone.locator('#board button[name=move][value^="move "]').first.click()
-    phone.wait_for_function("() => window.settled")
+    small_phone.locator('#board button[name=move][value^="move "]').first.click()
+    small_phone.wait_for_function("() => window.settled")
 
-    expect(phone.locator("#log li")).to_have_count(1)
-    assert phone.evaluate("window.scrollY") == scrolled_to
+    expect(small_phone.locator("#log li")).to_have_count(1)
+    assert small_phone.evaluate("window.scrollY") == scrolled_to
 
 
 def test_a_finished_match_fits_a_tablet_and_a_desktop(browser, live_server, db, monkeypatch):
