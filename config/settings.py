@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import NoReturn
 
 import dj_database_url
+from celery.schedules import crontab
 from django.utils.csp import CSP
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -198,6 +199,8 @@ ACCOUNT_DEFAULT_HTTP_PROTOCOL = SITE_URL.split(":", 1)[0]
 # Player webhooks may reach loopback or private addresses (a local test server) only in development.
 WEBHOOK_ALLOW_PRIVATE_ADDRESSES = env_flag("WEBHOOK_ALLOW_PRIVATE_ADDRESSES", DEBUG)
 DEFAULT_FROM_EMAIL = env("DEFAULT_FROM_EMAIL", f"{SITE_NAME} <noreply@boardgames.invalid>")
+# Where the development backend writes every email (no EMAIL_HOST), kept MAIL_FILES_KEEP_DAYS.
+MAIL_FILE_PATH = VAR_DIR / "mail"
 if env("EMAIL_HOST"):
     MAILERS = {
         "default": {
@@ -216,7 +219,7 @@ else:
     MAILERS = {
         "default": {
             "BACKEND": "config.mail.ConsoleAndFileEmailBackend",
-            "OPTIONS": {"file_path": str(VAR_DIR / "mail")},
+            "OPTIONS": {"file_path": str(MAIL_FILE_PATH)},
         }
     }
 
@@ -267,7 +270,19 @@ CELERY_BEAT_SCHEDULE = {
     "apply-timeouts": {"task": "games.tasks.sweep_deadlines", "schedule": 60.0},
     "end-vacations": {"task": "games.tasks.sweep_vacations", "schedule": 300.0},
     "wake-waiting-ai-seats": {"task": "games.tasks.sweep_ai_turns", "schedule": 60.0},
+    # Once a day, at a quiet hour (UTC): expired sessions and cache rows, old notifications and mail files.
+    "clear-expired": {"task": "games.tasks.clear_expired", "schedule": crontab(hour=3, minute=30)},
 }
+# Notifications done with (sent, skipped, failed for good) stay this long for staff to look up.
+# The profile lists a player's failed deliveries of the last 30 days: no fewer.
+NOTIFICATIONS_KEEP_DAYS = env_int("NOTIFICATIONS_KEEP_DAYS", 90)
+if NOTIFICATIONS_KEEP_DAYS < 30:
+    refuse_to_start(f"NOTIFICATIONS_KEEP_DAYS must be at least 30 (the profile shows the failed deliveries of "
+                    f"the last 30 days), not {NOTIFICATIONS_KEEP_DAYS}.")
+# The development mail files stay this long after they were written (a confirmation link lasts 3 days).
+MAIL_FILES_KEEP_DAYS = env_int("MAIL_FILES_KEEP_DAYS", 14)
+if MAIL_FILES_KEEP_DAYS < 1:
+    refuse_to_start(f"MAIL_FILES_KEEP_DAYS must be at least 1, not {MAIL_FILES_KEEP_DAYS}.")
 
 # --- the web -------------------------------------------------------------------
 LANGUAGE_CODE = "en-us"

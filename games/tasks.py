@@ -1,6 +1,7 @@
 """Thin, idempotent Celery tasks. They take ids (and the version they were made for)
 and call services; the periodic sweeps (Celery beat) redo whatever a lost or failed
-task left and apply everything that is due: deadlines, reminders, digests, vacations.
+task left and apply everything that is due: deadlines, reminders, digests, vacations; once a
+day ``clear_expired`` clears what only grows (``games/housekeeping.py``).
 
 A web request never waits on the broker: a failed publish trips a breaker that skips
 publishing for ``BROKER_PAUSE_SECONDS``; the rows stay in the database and the relay
@@ -19,7 +20,7 @@ from django.conf import settings
 from django.db.models import Q
 from django.utils import timezone
 
-from games import services
+from games import housekeeping, services
 from games.models import Notification, Seat, Status
 
 log = logging.getLogger(__name__)
@@ -122,6 +123,22 @@ def sweep_ai_turns() -> int:
     for match_id, version in stalled:
         ai_move.delay(match_id, version)
     return len(stalled)
+
+
+@shared_task(ignore_result=True)
+def clear_expired() -> dict[str, int]:
+    """Daily: clear what only grows and is not the product (``games/housekeeping.py``). One
+    clearing that fails is logged and tried again the next day; the others still run."""
+    clearings = {"sessions": housekeeping.expired_sessions_clear, "cache_rows": housekeeping.expired_cache_clear,
+                 "notifications": housekeeping.old_notifications_clear, "mail_files": housekeeping.old_mail_files_clear}
+    cleared = {}
+    for name, clear in clearings.items():
+        try:
+            cleared[name] = clear()
+        except Exception:
+            log.exception("Clearing the old %s failed; the next run tries again.", name.replace("_", " "))
+    log.info("Cleared: %s.", ", ".join(f"{count} {name.replace('_', ' ')}" for name, count in cleared.items()))
+    return cleared
 
 
 # --- called after a commit by services ---------------------------------------------

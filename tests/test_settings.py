@@ -15,7 +15,8 @@ PRODUCTION = {"DJANGO_DEBUG": "0", "DJANGO_ALLOWED_HOSTS": "games.example.org",
               "DJANGO_SECRET_KEY": "a-long-random-enough-secret-key-for-the-checks-0123456789-xyz"}
 # What the settings read besides DJANGO_*: a test sees none of this machine's.
 READ = {"DATABASE_URL", "REDIS_URL", "SITE_URL", "LOG_LEVEL", "DEFAULT_FROM_EMAIL", "WEBHOOK_ALLOW_PRIVATE_ADDRESSES",
-        "EMAIL_HOST", "EMAIL_PORT", "EMAIL_HOST_USER", "EMAIL_HOST_PASSWORD", "EMAIL_USE_TLS"}
+        "EMAIL_HOST", "EMAIL_PORT", "EMAIL_HOST_USER", "EMAIL_HOST_PASSWORD", "EMAIL_USE_TLS",
+        "NOTIFICATIONS_KEEP_DAYS", "MAIL_FILES_KEEP_DAYS"}
 HTTPS = ("SECURE_PROXY_SSL_HEADER", "SECURE_SSL_REDIRECT", "SECURE_HSTS_SECONDS")
 
 
@@ -98,6 +99,24 @@ def test_an_optional_variable_set_to_nothing_counts_as_not_set(tmp_path):
 ])
 def test_a_value_that_is_no_number_or_level_stops_the_site_in_one_line(tmp_path, name, value, said):
     done = run(["manage.py", "check"], tmp_path, **PRODUCTION, EMAIL_HOST="smtp.example.org", **{name: value})
+    assert done.returncode != 0 and done.stderr.strip() == f"The site cannot start: {said}"
+
+
+def test_how_long_old_notifications_and_mail_files_are_kept_is_the_deployments_choice(tmp_path):
+    code = "import django; django.setup(); from django.conf import settings as s; " \
+        "print(s.NOTIFICATIONS_KEEP_DAYS, s.MAIL_FILES_KEEP_DAYS)"
+    assert run(["-c", code], tmp_path).stdout.split() == ["90", "14"]
+    chosen = run(["-c", code], tmp_path, NOTIFICATIONS_KEEP_DAYS="365", MAIL_FILES_KEEP_DAYS="3")
+    assert chosen.stdout.split() == ["365", "3"], chosen.stderr
+
+
+@pytest.mark.parametrize(("name", "value", "said"), [
+    ("NOTIFICATIONS_KEEP_DAYS", "7", "NOTIFICATIONS_KEEP_DAYS must be at least 30 (the profile shows the failed "
+                                     "deliveries of the last 30 days), not 7."),
+    ("MAIL_FILES_KEEP_DAYS", "0", "MAIL_FILES_KEEP_DAYS must be at least 1, not 0."),
+])
+def test_a_time_to_keep_too_short_for_what_the_site_shows_stops_the_site_in_one_line(tmp_path, name, value, said):
+    done = run(["manage.py", "check"], tmp_path, **{name: value})
     assert done.returncode != 0 and done.stderr.strip() == f"The site cannot start: {said}"
 
 
