@@ -35,3 +35,17 @@ def test_the_bench_keeps_its_tasks_in_memory_without_redis(monkeypatch):
 def test_the_ai_part_runs_through_the_mancala_benchmark(capsys):
     site.report_ai(0)  # no games: only the wiring, not the AI's time
     assert "Mancala, 2 players, 0 games per matchup" in capsys.readouterr().out
+
+
+def test_the_housekeeping_bench_fills_what_the_clearing_clears(db):
+    from django.core.cache import cache
+
+    from bench import housekeeping as bench
+    from games import tasks
+
+    try:
+        bench.fill(3)
+        cleared = tasks.clear_expired()
+        assert [cleared[name] for name in ("sessions", "cache_rows", "notifications")] == [3, 3, 3]
+    finally:
+        cache.clear()
