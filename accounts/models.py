@@ -66,7 +66,7 @@ class User(AbstractUser):
     time_zone = models.CharField(max_length=64, default="UTC")  # one of TIME_ZONE_CHOICES (the profile form's)
     turn_notice = models.CharField(
         "When it is my turn", max_length=8, choices=TurnNotice.choices, default=TurnNotice.INSTANT,
-        help_text="Invitations, results and timeouts come at once, unless you choose no email.",
+        help_text="Invitations, results, timeouts and more time from staff come at once, unless you choose no email.",
     )
     digest_hour = models.PositiveSmallIntegerField(
         "Digest hour", default=8, validators=[MaxValueValidator(23)],

@@ -11,7 +11,8 @@ SALT = "accounts.unsubscribe"
 TURN_EMAILS = "turn"
 REMINDERS = "reminders"
 TOPICS = {
-    TURN_EMAILS: "game emails (your turn, invitations, results, timeouts, cancellations, the daily digest)",
+    TURN_EMAILS: ("game emails (your turn, invitations, results, timeouts, more time from staff, cancellations, "
+                  "the daily digest)"),
     REMINDERS: "reminders before a clock runs out",
 }
 

@@ -387,6 +387,7 @@ class Notification(models.Model):
         REMINDER = "reminder", "Reminder before the clock runs out"
         TIMEOUT = "timeout", "Time ran out"
         SEAT_TAKEN = "seat_taken", "Seat given to the AI"
+        EXTENSION = "extension", "More time from staff"
         DIGEST = "digest", "Daily digest"
 
     class Channel(models.TextChoices):

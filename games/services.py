@@ -110,6 +110,9 @@ VACATION_TOO_LONG = "You have {left} vacation day{s} left this year."
 # Why messages written before staff deactivated the player are not sent (the account cannot sign in).
 PLAYER_DEACTIVATED = "The player's account is deactivated."
 
+# Notices about the player's turn: not sent once it is over, and written again as they go out.
+TURN_NOTICES = (Notification.Kind.YOUR_TURN, Notification.Kind.REMINDER, Notification.Kind.EXTENSION)
+
 # A player seen on the match page this recently gets no "your turn" message about it.
 PRESENCE_SECONDS = 90
 MAX_SEND_ATTEMPTS = tasks.MAX_SEND_ATTEMPTS
@@ -537,7 +540,12 @@ def _after_position_change(match: Match, seats: list[Seat], *, mover: int | None
 
 def _turn_context(match: Match, seat: Seat) -> dict:
     """What a "your turn" email says: the moves since the player's last, and their clock."""
-    return {**_since_your_last_move(match, seat), "deadline": seat.deadline, "paused": seat.paused_seconds}
+    return {**_since_your_last_move(match, seat), **_clock_context(seat)}
+
+
+def _clock_context(seat: Seat) -> dict:
+    """The seat's clock as the emails say it: its deadline, or the time left while a vacation stops it."""
+    return {"deadline": seat.deadline, "paused": seat.paused_seconds}
 
 
 SINCE_SHOWN = 12  # moves a "your turn" email lists at most, the latest
@@ -1034,7 +1042,7 @@ def resend_refusal(notice: Notification) -> str:
         return NO_WEBHOOK_NOW
     if notice.match_id is None:
         return ""
-    if notice.kind in (Notification.Kind.YOUR_TURN, Notification.Kind.REMINDER) and not notice.their_turn:
+    if notice.kind in TURN_NOTICES and not notice.their_turn:
         return NO_LONGER_THEIR_TURN
     if notice.kind == Notification.Kind.INVITATION and not notice.still_invited:
         return INVITATION_CLOSED
@@ -1144,8 +1152,7 @@ def _close(notification: Notification, outcome: str, error: str) -> None:
 def _turn_seat(notification: Notification) -> Seat | None:
     """For a "your turn" or a reminder: the player's seat if it is still to act in a match in
     play (read once, for both checks below)."""
-    if notification.match_id is None or notification.kind not in (
-            Notification.Kind.YOUR_TURN, Notification.Kind.REMINDER):
+    if notification.match_id is None or notification.kind not in TURN_NOTICES:
         return None
     return Seat.objects.filter(match_id=notification.match_id, user_id=notification.user_id, to_act=True,
                                match__status=Status.ACTIVE).first()
@@ -1171,8 +1178,7 @@ def _skip_reason(notification: Notification, seat: Seat | None, now: datetime) -
         # Held back (a mail server down) past its answer or the match's cancellation: it would
         # arrive after the cancellation notice and invite to a match that is gone.
         return "The invitation is no longer open: answered, withdrawn or cancelled."
-    if notification.match_id is None or notification.kind not in (
-            Notification.Kind.YOUR_TURN, Notification.Kind.REMINDER):
+    if notification.match_id is None or notification.kind not in TURN_NOTICES:
         return ""
     if seat is None:
         return "The player's turn is over."
@@ -1213,7 +1219,7 @@ def _digest_render(notification: Notification) -> str:
 
 
 def _turn_render(notification: Notification, seat: Seat) -> None:
-    """A "your turn" or a reminder email, written again as it goes out: while it waited (a
+    """A "your turn", a reminder or a notice of more time, written again as it goes out: while it waited (a
     player who just left the page, a mail server down) the player may have changed time
     zone, staff moved the deadline or a vacation stopped the clock, and it must say the
     deadline as it then stands, on the player's clock. ``seat``: its ``_turn_seat``."""
@@ -1222,9 +1228,13 @@ def _turn_render(notification: Notification, seat: Seat) -> None:
     seat.match, seat.user = notification.match, notification.user
     if notification.kind == Notification.Kind.YOUR_TURN:
         template, context = "your_turn", _turn_context(seat.match, seat)
+    elif notification.kind == Notification.Kind.EXTENSION:
+        template, context = "extension", _clock_context(seat)
     else:
         template, context = "reminder", {"deadline": seat.deadline}
-    notification.subject, notification.body = _written(notification.user, seat.match, template, context)
+    subject, notification.body = _written(notification.user, seat.match, template, context)
+    if notification.kind != Notification.Kind.EXTENSION:  # whose subject, the hours staff gave, stays true
+        notification.subject = subject
     Notification.objects.filter(pk=notification.pk).update(subject=notification.subject, body=notification.body)
 
 
@@ -1337,6 +1347,8 @@ def seat_deadline_extend(*, match_id: int, seat_number: int, hours: int, actor: 
     seat.save(update_fields=["deadline", "clock_started_at", "reminded_share", "paused_seconds"])
     _record_event(match, reason=f"{seat.occupant_name} was given {hours} more hour{pluralize(hours)}{_because(reason)}",
                   actor=actor, in_log=True)
+    # Told at once: once the turn's reminders have all come, nothing else would name the new deadline.
+    _notify(seat.user, match, Notification.Kind.EXTENSION, "extension", {"hours": hours, **_clock_context(seat)})
     return seat
 
 

@@ -215,7 +215,7 @@ def test_the_turn_email_setting_says_what_comes_at_once_even_with_a_digest(clien
     """It said the setting "also covers invitations", which a digest does not hold back."""
     client.force_login(alice)
     page = client.get(reverse("profile")).content.decode()
-    assert "Invitations, results and timeouts come at once, unless you choose no email." in page
+    assert "Invitations, results, timeouts and more time from staff come at once, unless you choose no email." in page
     assert "Also covers invitations" not in page
 
 

@@ -22,7 +22,7 @@ from django.utils.html import strip_tags
 from accounts import unsubscribe
 from accounts.models import User
 from games import selectors, services, tasks, webhooks
-from games.models import Match, Notification, Seat
+from games.models import DAY, Match, Notification, Seat
 from games.services import SeatSpec
 from tests.conftest import make_user
 from tests.games.conftest import start_timed_match
@@ -83,9 +83,9 @@ def test_a_your_turn_email_has_a_one_click_unsubscribe_link_and_headers(clock, a
 
     asked = client.get(path).content.decode()
     assert "Unsubscribe" in asked, "GET only asks"
-    # It names all it stops: timeouts, cancellations and the digest stop too.
-    assert ("Stop game emails (your turn, invitations, results, timeouts, cancellations, the daily digest) to Bob "
-            "(bob@example.com)?") in asked, "says which and whose emails"
+    # It names all it stops: timeouts, more time from staff, cancellations and the digest stop too.
+    assert ("Stop game emails (your turn, invitations, results, timeouts, more time from staff, cancellations, "
+            "the daily digest) to Bob (bob@example.com)?") in asked, "says which and whose emails"
     bob.refresh_from_db()
     assert bob.turn_notice == "instant"
     done = client.post(path)
@@ -281,7 +281,7 @@ def test_a_share_of_the_turn_is_reminded_of_once_also_when_the_deadline_moves(cl
 
     clock.now = deadline - timedelta(seconds=1)
     tasks.sweep_notifications()
-    reminded = [m.subject for m in mail.outbox if m.to == ["alice@example.com"]]
+    reminded = [m.subject for m in mail.outbox if m.to == ["alice@example.com"] and m not in extension_emails(alice)]
     assert reminded == [f"Time is running out in {match}"] * 3, "50 %, then 80 % and 95 % of the longer turn"
 
     services.move_submit(match_id=match.pk, user=alice, move="1", expected_version=0)
@@ -306,9 +306,95 @@ def test_staff_who_give_time_to_a_turn_that_ran_out_bring_its_reminders_for_the_
 
     mail.outbox.clear()
     clock.now = deadline - timedelta(seconds=1)
-    assert tasks.sweep_notifications() == 2
+    assert tasks.sweep_notifications() == 3, "the notice of the time given, then half time and 80 %"
     assert all(f"on {deadline:%A %-d %B %Y, %H:%M} UTC." in message.body for message in mail.outbox), \
         "naming the new deadline"
+
+
+def extension_emails(user) -> list:
+    return [message for message in mail.outbox
+            if message.to == [user.email] and message.subject.startswith("Staff gave you")]
+
+
+def test_staff_who_give_more_time_after_the_last_reminder_email_the_new_deadline_on_the_players_clock(
+        clock, alice, bob):
+    """Both of Alice's reminders had gone out when staff gave her 24 more hours: no share of
+    the turn was left to remind her of, so no email ever named her new deadline (only the
+    move log said it), and she could think she had lost on time."""
+    clock.now = datetime.fromisoformat("2026-11-20T10:00Z")
+    alice.time_zone = "America/New_York"
+    alice.save()
+    match = start_timed_match(alice, bob)  # two days per move; Alice has reminders at 50 and 80 %
+    settle(clock)
+    clock.now = Seat.objects.get(match=match, number=0).deadline - timedelta(hours=1)
+    assert tasks.sweep_notifications() == 2, "half time and 80 %: every reminder of the turn"
+    mail.outbox.clear()
+    services.seat_deadline_extend(match_id=match.pk, seat_number=0, hours=24, actor=None, reason="Power cut")
+    sweep(clock)
+
+    deadline = Seat.objects.get(match=match, number=0).deadline.astimezone(zoneinfo.ZoneInfo("America/New_York"))
+    [message] = extension_emails(alice)
+    assert message.subject == f"Staff gave you 24 more hours in {match}"
+    assert (f"your move is now due on {deadline:%A} {deadline.day} {deadline:%B %Y, %H:%M} EST "
+            "(America/New York)") in " ".join(message.body.split())
+    assert "unsubscribe" in message.body.lower(), "a game email, with its one-click unsubscribe"
+    assert not extension_emails(bob), "Bob's clock did not move"
+
+
+@pytest.mark.parametrize(("turn_notice", "emailed"), [("instant", True), ("digest", True), ("none", False)])
+def test_the_notice_of_more_time_follows_the_players_choice_of_emails_and_goes_to_the_webhook(
+        clock, alice, bob, webhook, turn_notice, emailed):
+    """Like a timeout it comes at once, also to a player of the daily digest, unless they chose no email."""
+    alice.turn_notice, alice.webhook_url = turn_notice, webhook.url
+    alice.save()
+    match = start_timed_match(alice, bob)
+    settle(clock)
+    webhook.bodies.clear()
+    services.seat_deadline_extend(match_id=match.pk, seat_number=0, hours=5, actor=None, reason="travel")
+    sweep(clock)
+    assert len(extension_emails(alice)) == (1 if emailed else 0)
+    assert [body["content"].splitlines()[0] for body in webhook.bodies] == [f"Staff gave you 5 more hours in {match}"]
+
+
+def test_the_notice_of_more_time_during_a_vacation_says_the_clock_is_stopped_and_how_much_is_left(clock, alice, bob):
+    match = start_timed_match(alice, bob)  # two days per move
+    settle(clock)
+    services.vacation_start(user_id=alice.pk, days=3)
+    services.seat_deadline_extend(match_id=match.pk, seat_number=0, hours=1, actor=None, reason="travel")
+    sweep(clock)
+    left = Seat.objects.get(match=match, number=0).paused_seconds
+    assert left == 2 * DAY - SWEEP_GRACE.total_seconds() + 3600, "what was left when the vacation began, and the hour"
+    [message] = extension_emails(alice)
+    assert message.subject == f"Staff gave you 1 more hour in {match}"
+    assert "Your clock is stopped while you are on vacation; when it runs again you have 2 d 0 h left." in \
+        " ".join(message.body.split())
+
+
+def test_a_notice_of_more_time_that_waited_names_the_deadline_then_or_is_not_sent_after_the_turn(
+        clock, alice, bob):
+    """Held back (the mail server down), the notice goes out naming the deadline that holds
+    then (staff gave more again meanwhile), and not at all once the player has moved."""
+    match = start_timed_match(alice, bob)
+    settle(clock)
+    services.seat_deadline_extend(match_id=match.pk, seat_number=0, hours=24, actor=None, reason="travel")
+    services.seat_deadline_extend(match_id=match.pk, seat_number=0, hours=2, actor=None, reason="more travel")
+    sweep(clock)
+    deadline = Seat.objects.get(match=match, number=0).deadline
+    sent = extension_emails(alice)
+    assert sorted(message.subject for message in sent) == [
+        f"Staff gave you 2 more hours in {match}", f"Staff gave you 24 more hours in {match}"]
+    assert all(f"due on {deadline:%A %-d %B %Y, %H:%M} UTC" in " ".join(message.body.split()) for message in sent)
+
+    mail.outbox.clear()
+    services.seat_deadline_extend(match_id=match.pk, seat_number=0, hours=3, actor=None, reason="again")
+    services.move_submit(match_id=match.pk, user=alice, move=a_legal_move(match, 0), expected_version=0)
+    sweep(clock)
+    assert not extension_emails(alice)
+    notice = Notification.objects.get(user=alice, channel="email", subject=f"Staff gave you 3 more hours in {match}")
+    assert (notice.outcome, notice.last_error) == ("skipped", "The player's turn is over.")
+    sent = Notification.objects.filter(user=alice, subject=f"Staff gave you 2 more hours in {match}")
+    assert services.resend_refusal(selectors.with_resend_facts(sent).get()) == services.NO_LONGER_THEIR_TURN, \
+        "staff may not send it again: it names a deadline of a turn that is over"
 
 
 @pytest.mark.parametrize("stretch", ["extension", "vacation"])
