@@ -332,9 +332,23 @@ SECURE_HSTS_SECONDS = env_int("DJANGO_HSTS_SECONDS", 0)
 LOG_LEVEL = env("LOG_LEVEL", "INFO").upper()
 if LOG_LEVEL not in logging.getLevelNamesMapping():
     refuse_to_start(f"LOG_LEVEL must be one of DEBUG, INFO, WARNING, ERROR or CRITICAL, not {LOG_LEVEL!r}.")
+# Every line goes through one filter that hides the secrets links carry (config/logs.py):
+# runserver's request log has a handler of its own (Django's format), and Django's other
+# loggers no second one of their own (with debug on, each of their lines was written twice).
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "filters": {"secrets_hidden": {"()": "config.logs.SecretsInPathsHidden"}},
+    "formatters": {"django.server": {"()": "django.utils.log.ServerFormatter", "format": "[{server_time}] {message}",
+                                     "style": "{"}},
+    "handlers": {
+        "console": {"class": "logging.StreamHandler", "filters": ["secrets_hidden"]},
+        "django.server": {"class": "logging.StreamHandler", "formatter": "django.server",
+                          "filters": ["secrets_hidden"]},
+    },
     "root": {"handlers": ["console"], "level": LOG_LEVEL},
+    "loggers": {
+        "django": {"handlers": [], "level": "INFO"},
+        "django.server": {"handlers": ["django.server"], "level": "INFO", "propagate": False},
+    },
 }
