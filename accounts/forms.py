@@ -14,7 +14,9 @@ from django.core import validators
 from django.db.models import Q, QuerySet
 
 from accounts.models import TIME_ZONE_CHOICES, VACATION_DAYS_PER_YEAR, User, is_time_zone
+from games import webhooks
 
+WEBHOOK_CONTROL_CHARACTERS = "A web address may not contain control characters: copy it again from the chat's settings."
 UNKNOWN_TIME_ZONE = "That is not a time zone we know: choose yours from the list."
 # A sign-up whose browser gave no time zone we know (no JavaScript, or a forged form) starts in UTC.
 TIME_ZONE_NOT_TOLD = ("We could not tell your time zone from your browser, so your deadlines are shown in UTC for now: "
@@ -136,6 +138,13 @@ class ProfileForm(FocusFirstRefused, forms.ModelForm):
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
         offer_current_zone(self)
+
+    def clean_webhook_url(self) -> str:
+        # Django's check lets control characters through; no request could carry them (games.webhooks).
+        url = self.cleaned_data["webhook_url"]
+        if webhooks.NOT_IN_A_REQUEST.search(url):
+            raise forms.ValidationError(WEBHOOK_CONTROL_CHARACTERS)
+        return url
 
     def clean_display_name(self) -> str:
         # Other players see this name and invite by it: it must not pass for someone else.

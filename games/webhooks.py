@@ -21,6 +21,7 @@ from __future__ import annotations
 import http.client
 import ipaddress
 import json
+import re
 import socket
 import urllib.error
 import urllib.parse
@@ -29,6 +30,11 @@ import urllib.request
 from django.conf import settings
 
 TIMEOUT_SECONDS = 5
+# What http.client refuses in a request's address, in an error that quotes the path: the
+# hook's secret token (Discord's /api/webhooks/<id>/<token>), which would reach the logs.
+NOT_IN_A_REQUEST = re.compile("[\x00-\x20\x7f]")
+UNUSABLE_ADDRESS = ("The webhook address holds a space or a control character, which no web address may: "
+                    "copy it again from the chat's settings.")
 
 
 class Refused(Exception):
@@ -72,6 +78,8 @@ class _PinnedHTTPS(_Pinned, urllib.request.HTTPSHandler):
 
 def post(url: str, text: str) -> None:
     """Deliver ``text``; raises ``Refused`` for good, anything else for a retry."""
+    if NOT_IN_A_REQUEST.search(url):
+        raise Refused(UNUSABLE_ADDRESS)
     parts = urllib.parse.urlsplit(url)
     if parts.scheme not in ("http", "https") or not parts.hostname:
         raise Refused("The webhook address must start with http:// or https:// and name a host.")

@@ -7,6 +7,7 @@ forward by the ``clock`` fixture."""
 
 from __future__ import annotations
 
+import logging
 import re
 import socket
 import zoneinfo
@@ -922,6 +923,24 @@ def test_a_webhook_on_a_private_address_is_refused_for_good_without_a_request(cl
     assert "use a public address" in client.get(reverse("profile")).content.decode()
 
 
+def test_a_webhook_address_no_request_can_carry_fails_for_good_and_no_log_shows_its_token(
+        clock, alice, bob, webhook, caplog):
+    """A control character in the path (an address saved before the profile refused them):
+    http.client refused each attempt with "URL can't contain control characters. '/hook/<token>'",
+    which was retried eight times and written, token and all, to the worker's log, the row's
+    last error (shown to staff) and the "failed for good" line."""
+    token = "T0k3nThatPostsToTheirChannel"
+    _, hook = your_turn_by_webhook(alice, bob, webhook)
+    User.objects.filter(pk=bob.pk).update(webhook_url=f"{webhook.url}/{token}\x01")
+    with caplog.at_level(logging.INFO):
+        assert services.notification_send(notification_id=hook.pk) is False
+    hook.refresh_from_db()
+    assert (hook.outcome, hook.attempts) == ("failed", 1), "no retry can succeed"
+    assert hook.last_error == webhooks.UNUSABLE_ADDRESS
+    assert token not in caplog.text and token not in hook.last_error
+    assert webhook.requests == 0
+
+
 def test_a_webhook_that_redirects_is_not_followed(clock, alice, bob, webhook):
     _, hook = your_turn_by_webhook(alice, bob, webhook, 307)
 
@@ -991,7 +1010,8 @@ def test_webhook_hosts_inside_private_networks_are_refused(settings, host):
         webhooks.post(f"http://{host}/hook", "Your turn")
 
 
-@pytest.mark.parametrize("url", ["ftp://example.com/hook", "file:///etc/passwd", "javascript:alert(1)"])
+@pytest.mark.parametrize("url", ["ftp://example.com/hook", "file:///etc/passwd", "javascript:alert(1)",
+                                 "https://example.com/hook/\x01token", "https://example.com/hook/tok\x7fen"])
 def test_the_profile_accepts_only_http_and_https_webhooks(client, bob, url):
     client.force_login(bob)
     response = client.post(reverse("profile"), {
@@ -999,6 +1019,8 @@ def test_the_profile_accepts_only_http_and_https_webhooks(client, bob, url):
         "webhook_url": url,
     })
     assert response.status_code == 400
+    said = "control characters" if url.startswith("https") else "starts with http:// or https://"
+    assert said in response.content.decode()
     bob.refresh_from_db()
     assert bob.webhook_url == ""
 
