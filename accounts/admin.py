@@ -1,3 +1,5 @@
+from urllib.parse import urlsplit
+
 from django.contrib import admin
 from django.contrib.auth.admin import UserAdmin as BaseUserAdmin
 from django.contrib.auth.forms import UserChangeForm
@@ -9,6 +11,7 @@ from accounts.forms import ProfileForm, offer_current_zone
 from accounts.models import User
 from accounts.services import user_deactivate
 from games import services
+from games.admin import SecretsNotFiltered
 from games.models import Seat
 
 
@@ -27,17 +30,27 @@ MATCHES_NAMED = 10  # per player refused deletion; the rest are counted
 
 
 @admin.register(User)
-class UserAdmin(BaseUserAdmin):
+class UserAdmin(SecretsNotFiltered, BaseUserAdmin):
     form = PlayerChangeForm
     fieldsets = (
         *BaseUserAdmin.fieldsets,
-        ("Player", {"fields": ("display_name", "time_zone", "turn_notice", "digest_hour", "reminders", "webhook_url",
+        ("Player", {"fields": ("display_name", "time_zone", "turn_notice", "digest_hour", "reminders", "webhook",
                                "vacation_until", "vacation_days_used")}),
     )
     # A vacation stops and restarts clocks (services.vacation_start, vacation_end): typed in
     # here it would show "on vacation" over a running clock, or, cleared, leave clocks stopped for good.
-    readonly_fields = ("vacation_until", "vacation_days_used")
+    readonly_fields = ("vacation_until", "vacation_days_used", "webhook")
+    # A webhook's address is the key to post in the player's chat: staff see where it goes, not
+    # the key, and no address may filter players by it (it would answer yes or no, a letter at a time).
+    secret_fields = ("webhook_url",)
     list_display = ("username", "email", "display_name", "is_staff", "date_joined")
+
+    @admin.display(description="webhook")
+    def webhook(self, user: User) -> str:
+        if not user.webhook_url:
+            return "-"
+        parts = urlsplit(user.webhook_url)
+        return f"{parts.scheme}://{parts.hostname}/… (set by the player in their profile)"
 
     def save_model(self, request, obj, form, change):
         super().save_model(request, obj, form, change)

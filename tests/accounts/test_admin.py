@@ -132,3 +132,35 @@ def test_a_moderator_who_may_delete_players_reads_the_same_reason_not_a_permissi
     client.post(delete_page(alice), {"post": "yes"})
     assert User.objects.filter(pk=alice.pk).exists()
     assert MatchEvent.objects.filter(match=match).exists(), "the match's history is untouched"
+
+
+HOOK = "https://discord.com/api/webhooks/1234567890/T0k3nThatPostsToTheirChannel"
+
+
+def test_staff_see_whether_a_player_has_a_webhook_and_where_but_not_its_secret(staff_client, alice):
+    """The address is the key to post in the player's chat (Discord's /api/webhooks/<id>/<token>):
+    the player's page showed it whole, in a field staff could edit, to anyone who may view players."""
+    User.objects.filter(pk=alice.pk).update(webhook_url=HOOK)
+    page = staff_client.get(reverse("admin:accounts_user_change", args=[alice.pk]))
+    assertNotContains(page, "T0k3n")
+    assertNotContains(page, "1234567890")
+    assert "Webhook: https://discord.com/… (set by the player in their profile)" in text(page)
+
+    form = page.context["adminform"].form
+    data = {name: value for name, value in form.initial.items() if name in form.fields and value is not None}
+    data.update(display_name="Ally", password="", date_joined_0=data["date_joined"].date().isoformat(),
+                date_joined_1=data["date_joined"].time().isoformat(timespec="seconds"))
+    saved = staff_client.post(reverse("admin:accounts_user_change", args=[alice.pk]), {
+        key: value for key, value in data.items() if key not in ("date_joined", "last_login", "groups",
+                                                                  "user_permissions")})
+    assert saved.status_code == 302
+    alice.refresh_from_db()
+    assert (alice.display_name, alice.webhook_url) == ("Ally", HOOK), "saving the page keeps it"
+
+
+@pytest.mark.parametrize("prefix", [HOOK[:50], "https://discord.com/api/webhooks/1234567890/X"])
+def test_no_address_filters_players_by_their_webhook(staff_client, alice, prefix):
+    """``?webhook_url__startswith=…`` answered yes or no: the token could be found a letter at a time."""
+    User.objects.filter(pk=alice.pk).update(webhook_url=HOOK)
+    response = staff_client.get(CHANGELIST, {"webhook_url__startswith": prefix})
+    assert response.status_code == 400
