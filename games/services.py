@@ -1150,8 +1150,8 @@ def _close(notification: Notification, outcome: str, error: str) -> None:
 
 
 def _turn_seat(notification: Notification) -> Seat | None:
-    """For a "your turn" or a reminder: the player's seat if it is still to act in a match in
-    play (read once, for both checks below)."""
+    """For a notice about the player's turn (TURN_NOTICES): their seat if it is still to act in
+    a match in play (read once, for both checks below)."""
     if notification.match_id is None or notification.kind not in TURN_NOTICES:
         return None
     return Seat.objects.filter(match_id=notification.match_id, user_id=notification.user_id, to_act=True,
