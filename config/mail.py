@@ -8,12 +8,22 @@ machine can open their confirmation link."""
 from __future__ import annotations
 
 import email.policy
+from email.utils import make_msgid
+from urllib.parse import urlsplit
 
+from django.conf import settings
 from django.core.mail import EmailMultiAlternatives
 from django.core.mail.backends.console import EmailBackend as ConsoleBackend
 from django.core.mail.backends.filebased import EmailBackend as FileBackend
 
 RFC5322_MAX_LINE = 998
+
+
+def site_domain() -> str:
+    """The host of ``SITE_URL``, the right side of the site's Message-IDs (Django's default
+    is this machine's name, "localhost" on many, which says nothing of the site)."""
+    host = urlsplit(settings.SITE_URL).hostname or "localhost"
+    return f"[{host}]" if ":" in host else host  # an IPv6 address is written in brackets there
 
 
 class ReadableEmail(EmailMultiAlternatives):
@@ -22,7 +32,15 @@ class ReadableEmail(EmailMultiAlternatives):
     body with a longer line quoted-printable (a link split by ``=`` and a line break, which
     a player copying it from a file or the console gets wrong) and fold a long
     ``List-Unsubscribe`` URL into RFC 2047 encoded words, which mail programs do not read
-    there. With no alternatives it is a plain one-part message."""
+    there. With no alternatives it is a plain one-part message.
+
+    Every email of the site is sent by a program: ``Auto-Submitted`` (RFC 3834) asks
+    vacation responders not to answer it."""
+
+    def __init__(self, *args, headers: dict[str, str] | None = None, **kwargs):
+        headers = {"Message-ID": make_msgid(domain=site_domain()), "Auto-Submitted": "auto-generated",
+                   **(headers or {})}
+        super().__init__(*args, headers=headers, **kwargs)
 
     def message(self, *, policy: email.policy.Policy = email.policy.default):
         # The SMTP backend passes its own policy (CRLF line ends): keep it, only widen the lines.

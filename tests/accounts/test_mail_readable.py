@@ -5,9 +5,11 @@ they greet from the site's name, not from its host."""
 
 from __future__ import annotations
 
+import email
 import re
 
 import pytest
+from django.core import mail
 from django.urls import reverse
 
 from accounts.models import User
@@ -65,3 +67,20 @@ def test_the_confirmation_email_greets_from_the_sites_name(client, db, mail_dir)
     assert "Hello from Boardgames!" in text and "Thank you for using Boardgames!" in text
     assert "Hello from testserver" not in text
     assert not re.search(r"^testserver$", text, re.M), "a link to the site, not a bare host name"
+
+
+def test_account_emails_are_automatic_of_the_site_and_in_no_match_conversation(client, alice, db, settings):
+    """Sent automatically (no vacation reply back, RFC 3834), with an id of the site's
+    domain, and no unsubscribe header: nobody can unsubscribe from a reset they asked for."""
+    settings.SITE_URL = "https://boardgames.example.org"
+    sign_up(client)
+    client.post(reverse("account_reset_password"), {"email": "alice@example.com"})
+    confirmation, reset = (email.message_from_string(message.message().as_string()) for message in mail.outbox)
+    assert confirmation["Subject"] == "[Boardgames] Please confirm your email address"
+    assert reset["Subject"] == "[Boardgames] Your password reset link"
+    for message in (confirmation, reset):
+        assert message["Auto-Submitted"] == "auto-generated"
+        assert message["Message-ID"].endswith("@boardgames.example.org>")
+        assert message["Date"] and message["From"] == "Boardgames <noreply@boardgames.invalid>"
+        for absent in ("References", "In-Reply-To", "List-Unsubscribe", "List-Unsubscribe-Post", "Reply-To"):
+            assert message[absent] is None, absent
