@@ -3,7 +3,8 @@
 ``ReadableEmail`` is the message every email of the site is sent as (the game notices
 and allauth's). ``ConsoleAndFileEmailBackend`` is the default backend: every message is
 printed to the console and kept as a file under ``var/mail/``, so a player on a fresh
-machine can open their confirmation link."""
+machine can open their confirmation link. ``conversation`` gives the headers that make
+a mail program show many emails as one conversation."""
 
 from __future__ import annotations
 
@@ -24,6 +25,14 @@ def site_domain() -> str:
     is this machine's name, "localhost" on many, which says nothing of the site)."""
     host = urlsplit(settings.SITE_URL).hostname or "localhost"
     return f"[{host}]" if ":" in host else host  # an IPv6 address is written in brackets there
+
+
+def conversation(topic: str) -> dict[str, str]:
+    """The headers that put an email in the conversation about ``topic`` ("match-12"): a
+    root no email carries, which each refers to, as mail programs that thread by
+    references (Thunderbird, Apple Mail) group them under."""
+    root = f"<{topic}@{site_domain()}>"
+    return {"References": root, "In-Reply-To": root}
 
 
 class ReadableEmail(EmailMultiAlternatives):

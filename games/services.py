@@ -27,7 +27,7 @@ from django.utils import timezone
 
 from accounts.models import REMINDER_CHOICES, TurnNotice, User
 from accounts.unsubscribe import REMINDERS, TURN_EMAILS, unsubscribe_url
-from config.mail import ReadableEmail
+from config.mail import ReadableEmail, conversation
 from games import selectors, tasks, webhooks
 from games.boards import seat_colours
 from games.engine import IllegalMove, get_game
@@ -1249,9 +1249,10 @@ def _send_email(notification: Notification) -> None:
     topic = REMINDERS if notification.kind == Notification.Kind.REMINDER else TURN_EMAILS
     url = unsubscribe_url(notification.user_id, topic)
     body = f"{notification.body.rstrip()}\n\n-- \nUnsubscribe with one click: {url}\n"
-    message = ReadableEmail(notification.subject, body, to=[notification.user.email], headers={
-        "List-Unsubscribe": f"<{url}>", "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
-    })
+    headers = {"List-Unsubscribe": f"<{url}>", "List-Unsubscribe-Post": "List-Unsubscribe=One-Click"}
+    if notification.match_id is not None:  # a digest, about several matches, stands alone
+        headers |= conversation(f"match-{notification.match_id}")
+    message = ReadableEmail(notification.subject, body, to=[notification.user.email], headers=headers)
     try:
         message.send()
     except smtplib.SMTPRecipientsRefused as error:
