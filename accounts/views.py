@@ -27,7 +27,6 @@ NOT_ON_VACATION = "You are not on vacation, so nothing changed: your clocks are 
 BAD_LINK = "This unsubscribe link is not valid."
 UNSUBSCRIBED = "Done: you will get no more {topic}."
 ALREADY_UNSUBSCRIBED = "You are unsubscribed already: you get no {topic}."
-FAILURES_SHOWN_DAYS = 30
 OUT_OF_DATE = ("The page was out of date (you signed in or out in another tab or window), so nothing "
                "was sent. Here it is again: please try once more.")
 
@@ -36,7 +35,7 @@ def _failures_to_show(user: User):
     """The last failed deliveries that still concern the current email address and webhook URL."""
     failures = Notification.objects.filter(
         user=user, outcome=Notification.Outcome.FAILED,
-        sent_at__gte=timezone.now() - timedelta(days=FAILURES_SHOWN_DAYS),
+        sent_at__gte=timezone.now() - timedelta(days=settings.FAILURES_SHOWN_DAYS),
     )
     if user.email_changed_at:
         failures = failures.exclude(channel=Notification.Channel.EMAIL, sent_at__lt=user.email_changed_at)

@@ -273,12 +273,14 @@ CELERY_BEAT_SCHEDULE = {
     # Once a day, at a quiet hour (UTC): expired sessions and cache rows, old notifications and mail files.
     "clear-expired": {"task": "games.tasks.clear_expired", "schedule": crontab(hour=3, minute=30)},
 }
-# Notifications done with (sent, skipped, failed for good) stay this long for staff to look up.
-# The profile lists a player's failed deliveries of the last 30 days: no fewer.
+# The profile lists a player's failed deliveries of this many last days.
+FAILURES_SHOWN_DAYS = 30
+# Notifications done with (sent, skipped, failed for good) stay this long for staff to look up: no
+# fewer days than the profile shows.
 NOTIFICATIONS_KEEP_DAYS = env_int("NOTIFICATIONS_KEEP_DAYS", 90)
-if NOTIFICATIONS_KEEP_DAYS < 30:
-    refuse_to_start(f"NOTIFICATIONS_KEEP_DAYS must be at least 30 (the profile shows the failed deliveries of "
-                    f"the last 30 days), not {NOTIFICATIONS_KEEP_DAYS}.")
+if NOTIFICATIONS_KEEP_DAYS < FAILURES_SHOWN_DAYS:
+    refuse_to_start(f"NOTIFICATIONS_KEEP_DAYS must be at least {FAILURES_SHOWN_DAYS} (the profile shows the failed "
+                    f"deliveries of the last {FAILURES_SHOWN_DAYS} days), not {NOTIFICATIONS_KEEP_DAYS}.")
 # The development mail files stay this long after they were written (a confirmation link lasts 3 days).
 MAIL_FILES_KEEP_DAYS = env_int("MAIL_FILES_KEEP_DAYS", 14)
 if MAIL_FILES_KEEP_DAYS < 1:
