@@ -2,9 +2,15 @@
 
 from __future__ import annotations
 
+from datetime import datetime, timedelta
 from importlib import import_module
 
+import pytest
 from django.apps import apps
+from django.db import connection
+from django.db.migrations.executor import MigrationExecutor
+from django.db.migrations.state import StateApps
+from django.utils import timezone
 
 from games import services
 from games.models import Match, MatchEvent, Seat, Status
@@ -63,3 +69,161 @@ def test_seats_the_ai_took_in_play_before_get_the_time_the_move_log_gives(alice,
         assert Seat.objects.get(match=match, number=2).taken_over_at == event.created_at
     assert Seat.objects.get(match=withdrawn, number=1).taken_over_at is None, "an invitation withdrawn: no part"
     assert Seat.objects.get(match=renamed, number=2).taken_over_at is None, "not found by name: left as it was"
+
+
+# --- the upgrade itself: `migrate` from an earlier state, with rows written as the site then wrote them ---------
+
+def migrate(*targets) -> StateApps:
+    """Migrate the test database to ``targets`` (app, migration), the other apps to their latest, and
+    return the models of that state."""
+    executor = MigrationExecutor(connection)
+    apps_named = {app for app, _ in targets}
+    targets = [*targets, *(node for node in executor.loader.graph.leaf_nodes() if node[0] not in apps_named)]
+    executor.migrate(targets)
+    return executor.loader.project_state(targets).apps
+
+
+@pytest.fixture
+def migrator(transactional_db):
+    """``migrate``; the test database is at the latest migrations again afterwards, also after a failure."""
+    yield migrate
+    executor = MigrationExecutor(connection)
+    executor.migrate(executor.loader.graph.leaf_nodes())
+
+
+def at(when: datetime, model, **filters) -> None:
+    """Back-date rows whose ``created_at`` the model sets itself."""
+    model.objects.filter(**filters).update(created_at=when)
+
+
+class OldSite:
+    """Writes rows with the models of an earlier state, as the site of then wrote them."""
+
+    def __init__(self, state: StateApps):
+        self.User = state.get_model("accounts", "User")
+        self.Match = state.get_model("games", "Match")
+        self.Seat = state.get_model("games", "Seat")
+        self.MatchEvent = state.get_model("games", "MatchEvent")
+
+    def user(self, username: str, display_name: str = ""):
+        return self.User.objects.create(username=username, email=f"{username}@example.com",
+                                        display_name=display_name)
+
+    def match(self, status: str, *seats, finished_at=None):
+        """``seats``: a user, ("invited", user), an AI level, None (a free seat) or ("former", user, level)."""
+        match = self.Match.objects.create(game="mancala", status=status, state={}, seed=1, finished_at=finished_at)
+        for number, seat in enumerate(seats):
+            if isinstance(seat, tuple) and seat[0] == "former":
+                self.Seat.objects.create(match=match, number=number, ai_level=seat[2], former_user=seat[1])
+            elif isinstance(seat, tuple):
+                self.Seat.objects.create(match=match, number=number, user=seat[1], accepted=False)
+            elif isinstance(seat, int):
+                self.Seat.objects.create(match=match, number=number, ai_level=seat)
+            else:
+                self.Seat.objects.create(match=match, number=number, user=seat)
+        return match
+
+    def event(self, match, reason: str, *, when: datetime | None = None, to: str = "", ply: int | None = None):
+        event = self.MatchEvent.objects.create(match=match, from_status=match.status, to_status=to or match.status,
+                                               reason=reason, ply=ply)
+        if when is not None:
+            at(when, self.MatchEvent, pk=event.pk)
+        return event
+
+
+@pytest.mark.django_db(transaction=True)
+def test_an_upgrade_marks_the_matches_created_with_a_seat_for_anyone(migrator):
+    old = OldSite(migrator(("games", "0010_seat_clock_started_at")))
+    alice, bob, carol = old.user("alice", "Alice"), old.user("bob"), old.user("carol", "Carol")
+    waiting = old.match("open", alice, None)
+    joined = old.match("active", alice, bob)
+    old.event(joined, "bob took seat 2.")
+    over = old.match("finished", carol, alice)
+    old.event(over, "Alice took seat 2.")
+    withdrawn = old.match("aborted", bob, None, finished_at=timezone.now())
+    invited = old.match("open", alice, ("invited", bob))
+    among_invited = old.match("active", alice, bob, ("former", carol, 2))
+    old.event(among_invited, "Carol resigned; the AI plays on.", ply=4)
+    declined = old.match("aborted", alice, ("invited", carol))
+    against_ai = old.match("active", bob, 1)
+
+    Match = migrator(("games", "0011_match_open_to_all")).get_model("games", "Match")
+
+    assert set(Match.objects.filter(open_to_all=True).values_list("pk", flat=True)) == {
+        waiting.pk, joined.pk, over.pk, withdrawn.pk}
+    assert not Match.objects.filter(pk__in=[invited.pk, among_invited.pk, declined.pk, against_ai.pk],
+                                    open_to_all=True).exists()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_an_upgrade_gives_matches_declined_or_withdrawn_the_time_they_ended(migrator):
+    old = OldSite(migrator(("games", "0013_matchevent_ai_level_change")))
+    alice, bob = old.user("alice", "Alice"), old.user("bob", "Bob")
+    start = timezone.now() - timedelta(days=10)
+    declined = old.match("aborted", alice, ("invited", bob))
+    old.event(declined, "Match created.", when=start, to="open")
+    old.event(declined, "Bob declined the invitation.", when=start + timedelta(hours=5), to="aborted")
+    aborted_by_staff = old.match("aborted", alice, bob, finished_at=start + timedelta(days=2))
+    old.event(aborted_by_staff, "Staff aborted the match.", when=start + timedelta(days=1), to="aborted")
+    finished = old.match("finished", alice, bob, finished_at=start + timedelta(days=3))
+    waiting = old.match("open", bob, None)
+    no_event = old.match("aborted", bob, None)
+
+    Match = migrator(("games", "0014_ended_at_for_declined_and_withdrawn_matches")).get_model("games", "Match")
+
+    ended = dict(Match.objects.values_list("pk", "finished_at"))
+    assert ended[declined.pk] == start + timedelta(hours=5)
+    assert ended[aborted_by_staff.pk] == start + timedelta(days=2), "a time already kept stays"
+    assert ended[finished.pk] == start + timedelta(days=3)
+    assert ended[waiting.pk] is None
+    assert ended[no_event.pk] is None, "no event says when: left empty"
+
+
+@pytest.mark.django_db(transaction=True)
+def test_an_upgrade_gives_seats_the_ai_took_in_play_the_time_of_their_log_line(migrator):
+    old = OldSite(migrator(("games", "0014_ended_at_for_declined_and_withdrawn_matches")))
+    al, alan, dave = old.user("al", "Al"), old.user("alan", "Alan"), old.user("dave")
+    odd, renamed, bob = old.user("odd", "100%_sure"), old.user("erin", "Erin"), old.user("bob", "Bob")
+    t = timezone.now() - timedelta(days=5)
+    # Al resigned, then Alan (a name Al's begins) ran out of time, then dave (no display name) was replaced.
+    three = old.match("active", ("former", al, 2), ("former", alan, 2), ("former", dave, 2), bob)
+    old.event(three, "Al took seat 1.", when=t - timedelta(days=1))
+    old.event(three, "Al resigned; the AI plays on.", when=t, ply=3)
+    old.event(three, "Alan ran out of time; the AI plays on.", when=t + timedelta(hours=1), ply=5)
+    old.event(three, "Staff gave dave's seat to the AI: Left.", when=t + timedelta(hours=2), ply=7)
+    old.event(three, "Staff gave Bob 24 more hours: Travelling.", when=t + timedelta(hours=3), ply=7)
+    wildcard = old.match("active", ("former", odd, 1), bob)
+    old.event(wildcard, "100%_sure resigned; the AI plays on.", when=t, ply=2)
+    lookalike = old.match("active", ("former", odd, 1), bob)
+    old.event(lookalike, "100 sure resigned; the AI plays on.", when=t, ply=2)
+    name_changed = old.match("active", ("former", renamed, 1), bob)
+    old.event(name_changed, "erin resigned; the AI plays on.", when=t, ply=2)
+    withdrawn = old.match("open", alice := old.user("alice", "Alice"), ("former", bob, 1))
+    old.event(withdrawn, "Staff gave Bob's seat to the AI.", when=t, ply=0)
+    finished = old.match("finished", alice, ("former", bob, 1), finished_at=t + timedelta(days=1))
+    old.event(finished, "Bob resigned; the AI plays on.", when=t, ply=4, to="active")
+    finished.status = "finished"
+    finished.save()
+
+    Seat = migrator(("games", "0015_seat_taken_over_at")).get_model("games", "Seat")
+
+    def taken_over_at(match, number):
+        return Seat.objects.get(match_id=match.pk, number=number).taken_over_at
+
+    assert [taken_over_at(three, n) for n in range(4)] == [t, t + timedelta(hours=1), t + timedelta(hours=2), None]
+    assert taken_over_at(wildcard, 0) == t
+    assert taken_over_at(lookalike, 0) is None, "% and _ in a name are letters, not patterns"
+    assert taken_over_at(name_changed, 0) is None, "not found by name: left as it was"
+    assert taken_over_at(withdrawn, 1) is None, "taken before the start: no part in the match"
+    assert taken_over_at(finished, 1) is None, "over already: nothing more to tell"
+
+
+@pytest.mark.django_db(transaction=True)
+def test_an_upgrade_keeps_emails_switched_off_off(migrator):
+    User = migrator(("accounts", "0001_initial")).get_model("accounts", "User")
+    User.objects.create(username="quiet", email="quiet@example.com", email_on_turn=False)
+    User.objects.create(username="keen", email="keen@example.com")
+
+    User = migrator(("accounts", "0002_notification_preferences_and_vacation")).get_model("accounts", "User")
+
+    assert dict(User.objects.values_list("username", "turn_notice")) == {"quiet": "none", "keen": "instant"}
