@@ -71,6 +71,20 @@ def test_seats_the_ai_took_in_play_before_get_the_time_the_move_log_gives(alice,
     assert Seat.objects.get(match=renamed, number=2).taken_over_at is None, "not found by name: left as it was"
 
 
+def test_seats_taken_over_are_filled_in_with_a_few_queries_however_many(alice, django_assert_max_num_queries):
+    """The new column keeps the seat table locked until the fill-in ends: not one query per seat."""
+    for number in range(30):
+        match = Match.objects.create(game="mancala", status=Status.ACTIVE, state={}, seed=number)
+        Seat.objects.create(match=match, number=0, ai_level=1, former_user=alice)
+        MatchEvent.objects.create(match=match, from_status=Status.ACTIVE, to_status=Status.ACTIVE, ply=2,
+                                  reason="Alice resigned; the AI plays on.")
+
+    with django_assert_max_num_queries(4):
+        TAKEN_OVER_AT.fill_in(apps, None)
+
+    assert not Seat.objects.filter(taken_over_at=None).exists()
+
+
 # --- the upgrade itself: `migrate` from an earlier state, with rows written as the site then wrote them ---------
 
 def migrate(*targets) -> StateApps:
