@@ -8,6 +8,11 @@ def keep_switched_off_emails_off(apps, schema_editor):
     apps.get_model("accounts", "User").objects.filter(email_on_turn=False).update(turn_notice="none")
 
 
+def keep_no_email_when_rolled_back(apps, schema_editor):
+    # Run after email_on_turn is back (at its default, True): a player who chose no email keeps none.
+    apps.get_model("accounts", "User").objects.filter(turn_notice="none").update(email_on_turn=False)
+
+
 class Migration(migrations.Migration):
 
     dependencies = [
@@ -60,7 +65,7 @@ class Migration(migrations.Migration):
             model_name='user',
             index=models.Index(condition=models.Q(('vacation_until__isnull', False)), fields=['vacation_until'], name='user_on_vacation'),
         ),
-        migrations.RunPython(keep_switched_off_emails_off, migrations.RunPython.noop),
+        migrations.RunPython(keep_switched_off_emails_off, keep_no_email_when_rolled_back),
         migrations.RemoveField(
             model_name='user',
             name='email_on_turn',

@@ -2,18 +2,21 @@
 
 from __future__ import annotations
 
+import io
 from datetime import datetime, timedelta
 from importlib import import_module
 
 import pytest
 from django.apps import apps
+from django.core.management import call_command
 from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 from django.db.migrations.state import StateApps
 from django.utils import timezone
 
+from accounts.models import User
 from games import services
-from games.models import Match, MatchEvent, Seat, Status
+from games.models import Match, MatchEvent, MoveRecord, Notification, Seat, Status
 from games.services import SeatSpec
 from tests.conftest import make_user
 from tests.games.conftest import start_timed_match
@@ -241,3 +244,46 @@ def test_an_upgrade_keeps_emails_switched_off_off(migrator):
     User = migrator(("accounts", "0002_notification_preferences_and_vacation")).get_model("accounts", "User")
 
     assert dict(User.objects.values_list("username", "turn_notice")) == {"quiet": "none", "keen": "instant"}
+
+
+def snapshot():
+    """What the players did, as the models of today read it."""
+    matches = {match.pk: ((match.status, match.state), match.version, match.finished_at, match.open_to_all)
+               for match in Match.objects.all()}
+    seats = {(seat.match_id, seat.number): (seat.user_id, seat.ai_level, seat.former_user_id)
+             for seat in Seat.objects.all()}
+    counts = [model.objects.count() for model in (User, Match, Seat, MatchEvent, MoveRecord, Notification)]
+    return matches, seats, counts, dict(User.objects.values_list("username", "turn_notice"))
+
+
+@pytest.mark.django_db(transaction=True)
+def test_rolling_back_and_upgrading_again_keeps_what_the_players_did(migrator, settings, tmp_path):
+    """An operator goes back a few releases (to before every fill-in), or to the first, and then up again."""
+    settings.VAR_DIR = tmp_path
+    call_command("seed_demo", stdout=io.StringIO())
+    alice, bob = User.objects.get(username="alice"), User.objects.get(username="bob")
+    carol, quiet = make_user("carol", display_name="Carol"), make_user("quiet", turn_notice="none")
+    resigned = start_timed_match(alice, bob, carol, game="jeexa")
+    services.match_resign(match_id=resigned.pk, user=carol)
+    declined = services.match_create(creator=quiet, game_slug="mancala", options={},
+                                     seats=[SeatSpec("creator"), SeatSpec("user", username="bob")])
+    services.match_decline(match_id=declined.pk, user=bob)
+    taken_over_at = Seat.objects.get(match=resigned, number=2).taken_over_at
+    before = snapshot()
+
+    migrator(("games", "0010_seat_clock_started_at"), ("accounts", "0001_initial"))
+    migrator(*MigrationExecutor(connection).loader.graph.leaf_nodes())
+
+    assert snapshot() == before
+    refilled = Seat.objects.get(match=resigned, number=2).taken_over_at
+    assert refilled == MatchEvent.objects.get(match=resigned, reason="Carol resigned; the AI plays on.").created_at
+    assert abs(refilled - taken_over_at) < timedelta(seconds=1)
+
+    migrator(("games", "0001_initial"), ("accounts", "0001_initial"))
+    migrator(*MigrationExecutor(connection).loader.graph.leaf_nodes())
+
+    # The first release kept no former players nor clocks: matches, seats, moves and settings stay.
+    after = snapshot()
+    assert after[2:] == before[2:]
+    for now, then in zip(after[:2], before[:2], strict=True):
+        assert {key: row[:2] for key, row in now.items()} == {key: row[:2] for key, row in then.items()}
