@@ -174,6 +174,11 @@ def _match_context(request, match: Match, *, error: str = "") -> dict:
     game = match.game_obj
     state = game.load(match.state)
     seats = list(match.seats.all())
+    # Whose turn, from the state drawn: the seats are a second read, and a move committed between
+    # the two made the page say "Your turn." over a board that offered nothing.
+    acting = set(game.to_act(state)) if match.status == Status.ACTIVE else set()
+    for seat in seats:
+        seat.to_act = seat.number in acting
     my_seat = next((seat for seat in seats if seat.user_id == request.user.pk), None)
     seat_number = my_seat.number if my_seat else None
     # Past the deadline the move would be refused: offer none while the sweep applies the timeout.

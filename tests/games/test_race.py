@@ -15,6 +15,7 @@ from functools import wraps
 
 import pytest
 from django.db import OperationalError, connection, transaction
+from django.urls import reverse
 
 from games import services, tasks
 from games.engine import get_game
@@ -241,3 +242,29 @@ def test_a_move_that_cannot_get_the_match_row_fails_instead_of_hanging(alice, bo
     with connection.cursor() as cursor:
         cursor.execute("SHOW lock_timeout")
         assert cursor.fetchone()[0] == "0", "the timeout stays in the move's transaction"
+
+
+def test_a_page_read_while_a_move_commits_says_whose_turn_it_is_in_the_position_it_draws(alice, bob, client,
+                                                                                           enqueued):
+    """The page reads the match, then its seats: a move committed between the two reads drew the
+    position before it with the seats after it, "Your turn." over a board that offered nothing
+    (seen once under bench/load.py). The next poll redrew it, but the turn shown is the board's."""
+    require_postgresql()
+    match = start_match(alice, bob)
+    state = MANCALA.load(match.state)
+    move = next(m for m in MANCALA.legal_moves(state, 0) if MANCALA.to_act(MANCALA.apply(state, 0, m)) == (1,))
+    moved: list[object] = []
+
+    def alice_moves_before_the_seats_are_read(execute, sql, params, many, context):
+        if not moved and sql.startswith('SELECT "games_seat"'):
+            moved.extend(run_together(lambda: services.move_submit(match_id=match.pk, user=alice, move=move,
+                                                                   expected_version=0)))
+        return execute(sql, params, many, context)
+
+    client.force_login(bob)
+    with connection.execute_wrapper(alice_moves_before_the_seats_are_read):
+        html = client.get(reverse("match_detail", args=[match.pk])).content.decode()
+    assert isinstance(moved[0], MoveRecord), moved
+    assert 'name="version" value="0"' in html, "the page drew the position before Alice's move"
+    assert "<strong>Your turn.</strong>" not in html
+    assert "Waiting for" in html and "Alice" in html
