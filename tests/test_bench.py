@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import pytest
 from django.test import override_settings
+from django.urls import reverse
 
-from bench import site
+from bench import load, site
+from games.models import Match
 from tests.conftest import start_match
+from tests.games.test_views import play_moves
 
 
 def test_the_bare_write_the_move_is_compared_with_answers_an_htmx_post(client, alice, bob):
@@ -49,3 +53,41 @@ def test_the_housekeeping_bench_fills_what_the_clearing_clears(db):
         assert [cleared[name] for name in ("sessions", "cache_rows", "notifications")] == [3, 3, 3]
     finally:
         cache.clear()
+
+
+def _started(slug: str, options: dict, alice, bob):
+    from games import services
+
+    seats = [services.SeatSpec("creator"), services.SeatSpec("user", username=bob.username)]
+    match = services.match_create(creator=alice, game_slug=slug, options=options, seats=seats)
+    services.match_accept(match_id=match.pk, user=bob)
+    match.refresh_from_db()
+    return match
+
+
+@pytest.mark.parametrize("slug, options", sorted({(slug, tuple(options.items())) for slug, options, *_ in load.MIX}))
+def test_the_load_bench_reads_every_move_a_match_page_offers(client, alice, bob, slug, options):
+    """The load bench's players click what the page shows: it must find every legal move of
+    each game's board (buttons, and Mesopotamia's clickable hexes), the poll token and the version."""
+    match = _started(slug, dict(options), alice, bob)
+    game = match.game_obj
+    state = game.load(match.state)
+    seat = game.to_act(state)[0]
+    client.force_login([alice, bob][seat])
+    page = load.Page(match.pk)
+    page.read(client.get(reverse("match_detail", args=[match.pk])).content.decode(), load.Stats())
+    assert page.moves == sorted(game.legal_moves(state, seat))
+    assert (page.token, page.version, page.live) == (match.poll_token, match.version, True)
+
+
+def test_the_load_bench_check_finds_a_state_that_is_not_the_replay_and_a_lost_move(alice, bob):
+    match = start_match(alice, bob)
+    play_moves(match, {0: alice, 1: bob}, 3)
+    record = match.moves.get(ply=1)
+    stats = load.Stats(accepted=[(match.pk, 1, record.notation, [alice, bob][record.seat].pk)])
+    assert load.check_matches(stats) == []
+    stats.accepted.append((match.pk, 3, record.notation, alice.pk))  # answered 200, never stored
+    Match.objects.filter(pk=match.pk).update(state=start_match(alice, bob).state)
+    wrong = load.check_matches(stats)
+    assert any("not the replay of its 3 moves" in line for line in wrong)
+    assert any("at version 3 was answered 200 but is not its record" in line for line in wrong)
