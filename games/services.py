@@ -578,8 +578,11 @@ def _start(match: Match, seats: list[Seat], *, actor: User | None) -> None:
         for seat in seats:
             seat.bank_seconds = bank if seat.user_id else None
     # The player whose action started the match is looking at it: no email for them.
-    actor_seat = next((seat.number for seat in seats if actor and seat.user_id == actor.pk), None)
-    _after_position_change(match, seats, mover=actor_seat, last_move="")
+    actor_seat = next((seat for seat in seats if actor and seat.user_id == actor.pk), None)
+    _after_position_change(match, seats, mover=actor_seat.number if actor_seat else None, last_move="")
+    if actor_seat is not None and actor_seat.to_act and actor.turn_notice == TurnNotice.DIGEST:
+        # Yet the match may wait for them for days, and the "your turn" not written is what sets a digest going.
+        _digest_schedule(actor, timezone.now())
 
 
 def _seats_locked(match: Match) -> list[Seat]:

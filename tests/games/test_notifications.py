@@ -722,6 +722,31 @@ def test_a_digest_player_gets_one_email_at_their_hour_listing_the_matches(clock,
     assert f"/matches/{first.pk}/" in digests[0].body and f"/matches/{second.pk}/" in digests[0].body
 
 
+@pytest.mark.parametrize("starts", ["creating it against the AI", "accepting the invitation"])
+def test_a_digest_player_whose_own_action_starts_a_match_waiting_for_them_finds_it_in_the_digest(clock, alice, bob,
+                                                                                                 starts):
+    """The player who starts a match gets no "your turn" (they are looking at it); that "your
+    turn" was also what set the digest going, so a digest player who then left the match
+    waiting heard of it in no digest, day after day."""
+    clock.now = datetime.fromisoformat("2026-11-20T06:00Z")
+    bob.turn_notice, bob.digest_hour = "digest", 8
+    bob.save()
+    if starts == "accepting the invitation":
+        seats = [SeatSpec("user", username=bob.username), SeatSpec("creator")]  # Bob plays first
+        match = services.match_create(creator=alice, game_slug="mancala", options={}, seats=seats)
+        services.match_accept(match_id=match.pk, user=bob)
+    else:
+        seats = [SeatSpec("creator"), SeatSpec("ai", ai_level=1)]
+        match = services.match_create(creator=bob, game_slug="mancala", options={}, seats=seats)
+    assert Seat.objects.get(match=match, user=bob).to_act
+    settle(clock)
+
+    clock.now = datetime.fromisoformat("2026-11-20T08:00:30Z")
+    tasks.sweep_notifications()
+    [digest] = [m for m in mail.outbox if m.to == ["bob@example.com"]]
+    assert digest.subject == "Your turn in 1 match" and f"/matches/{match.pk}/" in digest.body
+
+
 def test_no_your_turn_email_about_a_match_the_player_is_looking_at(clock, alice, bob, client):
     match = start_timed_match(alice, bob)
     client.force_login(bob)
