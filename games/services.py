@@ -256,9 +256,13 @@ def _outbox_rows(user: User, match: Match, kind: str, template: str, context: di
     if user.webhook_url:
         channels.append(Notification.Channel.WEBHOOK)
     if kind == Notification.Kind.YOUR_TURN and channels:
-        # One unread "your turn" per match and channel is enough.
-        pending = set(Notification.objects.filter(user=user, match=match, kind=kind, sent_at__isnull=True)
-                      .values_list("channel", flat=True))
+        # One unread "your turn" per match and channel is enough. One still waiting (held back while the
+        # player had just left the page, or for a mail server) now tells of this turn, and whether the
+        # player has looked at the match since is counted from this turn's start, when it is written.
+        waiting = Notification.objects.filter(user=user, match=match, kind=kind, sent_at__isnull=True)
+        pending = set(waiting.values_list("channel", flat=True))
+        if pending:
+            waiting.update(created_at=now)
         channels = [channel for channel in channels if channel not in pending]
     if not channels:
         return []

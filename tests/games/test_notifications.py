@@ -814,6 +814,36 @@ def test_a_your_turn_held_back_is_skipped_if_the_player_was_still_looking(clock,
     assert not [m for m in mail.outbox if m.to == ["bob@example.com"] and "Your turn" in m.subject]
 
 
+def test_a_your_turn_held_back_into_the_next_turn_goes_out_once_the_page_is_quiet_after_that_turn_began(
+        clock, alice, bob, client):
+    """Bob's "your turn" was held back (he had closed the page just before); still on the page,
+    he moved, closed it, and Alice answered 10 s later. No second "your turn" is written while
+    one waits, and the one waiting counted Bob's presence from its own turn: he had been on the
+    page since it was written, so it was skipped as "looking at the match", and Bob, gone,
+    heard nothing of a turn that could last two days."""
+    match = start_timed_match(alice, bob)
+    client.force_login(bob)
+    client.get(reverse("match_poll", args=[match.pk]), {"token": match.poll_token}, **HTMX)
+    clock.advance(seconds=20)
+    services.move_submit(match_id=match.pk, user=alice, move=a_legal_move(match, 0), expected_version=0)
+    your_turn = Notification.objects.get(user=bob, kind=Notification.Kind.YOUR_TURN)
+    assert services.notification_send(notification_id=your_turn.pk) is False, "held back"
+    clock.advance(seconds=20)
+    client.post(reverse("match_move", args=[match.pk]), {"move": a_legal_move(match, 1), "version": "1"}, **HTMX)
+    left = clock.now
+    clock.advance(seconds=10)
+    services.move_submit(match_id=match.pk, user=alice, move=a_legal_move(match, 0), expected_version=2)
+    assert Seat.objects.get(match=match, user=bob).to_act
+
+    for _ in range(8):  # the relay, every half minute
+        clock.advance(seconds=30)
+        tasks.sweep_notifications()
+    told = [m for m in mail.outbox if m.to == ["bob@example.com"] and m.subject.startswith("Your turn")]
+    assert len(told) == 1, "once the page had been quiet for 90 s"
+    assert Notification.objects.get(user=bob, kind=Notification.Kind.YOUR_TURN).sent_at >= left + timedelta(
+        seconds=services.PRESENCE_SECONDS)
+
+
 def test_the_page_records_presence_at_most_once_per_half_minute(clock, alice, bob, client):
     match = start_timed_match(alice, bob)
     client.force_login(bob)
