@@ -13,7 +13,7 @@ from games.rules.jeexa.pieces import COLOURS, IN, OUT, SHAPES, VALUES
 
 Point = tuple[float, float]
 
-BODY_LOW, BODY_HIGH = 4, 96  # the body of a piece inside its 100-unit cell
+BODY_LOW = 4  # the body of a piece inside its 100-unit cell: 4 to 96 (each side is the top one turned)
 TAB_HALF, TAB_REACH = 12, 16  # a tab: a neck this far out, then a round head (it sits in the slot's end)
 SLOT_HALF, SLOT_NECK = 14, 8  # a slot: a neck this deep, then a round end
 ARC_STEPS = 8

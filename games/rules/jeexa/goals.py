@@ -14,7 +14,6 @@ from games.rules.jeexa.grid import Cell, Grid, links
 
 HANDS = 6
 STAIRCASE_HAND = 4
-LAST_HAND = 6
 SAME_COLOUR = {1: 3, 2: 2, 3: 4, 5: 5}  # hand -> pieces of one colour joined together
 STEPS = 4  # pieces in a staircase
 STAIRCASE_STARTS = (3, 2, 1)  # highest first: 3-4-5-6 scores most
