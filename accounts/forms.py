@@ -5,7 +5,7 @@ import unicodedata
 from functools import cache
 
 from allauth.account.adapter import get_adapter
-from allauth.account.forms import LoginForm, SignupForm
+from allauth.account.forms import LoginForm, ReauthenticateForm, SignupForm
 from confusable_homoglyphs import categories, confusables
 from django import forms
 from django.contrib import messages
@@ -165,6 +165,32 @@ class VacationForm(forms.Form):
     days = forms.IntegerField(
         min_value=1, max_value=VACATION_DAYS_PER_YEAR, initial=7, label="Days of vacation",
         help_text="Each day is 24 hours from now. If you come back early, the days you did not begin go back.")
+
+
+PASSWORD_TO_CLOSE = "Type your password to close your account; it stays open until you do."
+WRONG_PASSWORD_TO_CLOSE = "That is not your password, so your account stays open."
+TOO_MANY_TO_CLOSE = ("Too many wrong passwords in a short time, so this one was not checked and your account stays "
+                     "open. Wait a few minutes and try again.")
+
+
+class CloseAccountForm(FocusFirstRefused, ReauthenticateForm):
+    """The current password, checked as signing in checks it (allauth's reauthentication): a
+    wrong one counts toward the account's sign-in limit (allauth's "login_failed": five in five
+    minutes, ten a minute from one address), so this page is no way round it to guess a password."""
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        password = self.fields["password"]
+        password.label = "Your password"
+        password.error_messages["required"] = PASSWORD_TO_CLOSE
+
+    def clean_password(self) -> str:
+        try:
+            return super().clean_password()
+        except forms.ValidationError as refused:
+            raise forms.ValidationError(
+                TOO_MANY_TO_CLOSE if refused.code == "too_many_login_attempts" else WRONG_PASSWORD_TO_CLOSE
+            ) from None
 
 
 LOGIN_MAX_LENGTH = 254  # the longest email address; usernames are shorter

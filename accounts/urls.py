@@ -5,5 +5,6 @@ from accounts import views
 urlpatterns = [
     path("profile/", views.profile, name="profile"),
     path("profile/vacation/", views.vacation, name="vacation"),
+    path("profile/close/", views.account_close, name="account_close"),
     path("unsubscribe/<str:token>/", views.unsubscribe_view, name="unsubscribe"),
 ]

@@ -5,6 +5,7 @@ from datetime import timedelta
 from allauth.account.views import EmailView
 from django.conf import settings
 from django.contrib import messages
+from django.contrib.auth import logout
 from django.contrib.auth.decorators import login_required
 from django.http import HttpResponse
 from django.middleware.csrf import REASON_BAD_ORIGIN, REASON_BAD_REFERER, REASON_NO_CSRF_COOKIE
@@ -15,8 +16,9 @@ from django.views.decorators.http import require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRefresh
 
 from accounts import unsubscribe
-from accounts.forms import ProfileForm, VacationForm
+from accounts.forms import CloseAccountForm, ProfileForm, VacationForm
 from accounts.models import TurnNotice, User
+from accounts.services import user_deactivate
 from games import services
 from games.models import Notification
 
@@ -93,6 +95,33 @@ def vacation(request):
     request.user.refresh_from_db()
     return render(request, "accounts/profile.html",
                   _profile_context(request, ProfileForm(instance=request.user), form), status=400)
+
+
+ACCOUNT_CLOSED = "Your account is closed and you are signed out. Thank you for playing."
+STAFF_CLOSE_IN_ADMIN = "A staff account is closed by another staff member, in the admin, so nothing changed."
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def account_close(request):
+    """The player closes their own account, as staff can in the admin, once they type their
+    password. Not a staff account: its rights are given and taken back in the admin, where the
+    change is recorded, and the last staff account closing itself would leave nobody to run the
+    site (Discourse's admins cannot delete their accounts either). Another staff member closes it."""
+    user = request.user
+    staff = user.is_staff or user.is_superuser
+    form = CloseAccountForm(request.POST if request.method == "POST" else None, user=user)
+    if request.method == "GET":
+        return render(request, "accounts/close.html", {"form": form, "staff": staff})
+    if staff:
+        return render(request, "accounts/close.html", {"form": form, "staff": staff, "refused": STAFF_CLOSE_IN_ADMIN},
+                      status=403)
+    if not form.is_valid():
+        return render(request, "accounts/close.html", {"form": form, "staff": staff}, status=400)
+    user_deactivate(user_id=user.pk, actor=user)
+    logout(request)  # its other sessions end too: an inactive account signs in nowhere (ModelBackend.get_user)
+    messages.success(request, ACCOUNT_CLOSED)
+    return redirect("home")
 
 
 @csrf_exempt  # RFC 8058 one-click: mail clients POST without a session; the signed token is the proof

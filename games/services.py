@@ -945,11 +945,13 @@ def match_cancel(*, match_id: int, user: User) -> Match:
 
 
 @transaction.atomic
-def match_abort(*, match_id: int, actor: User | None, reason: str) -> Match:
+def match_abort(*, match_id: int, actor: User | None, reason: str, why: str = "") -> Match:
+    """Staff end a match that is not over (``reason``: theirs, told to the players). ``why``: the
+    whole sentence instead, when it was no staff decision (a player closed their account)."""
     match = _lock_match(match_id)
     if match.status in ALREADY_ENDED:
         raise ServiceError(ALREADY_ENDED[match.status])
-    why = f"Staff aborted the match{_because(reason)}"
+    why = why or f"Staff aborted the match{_because(reason)}"
     _set_status(match, Status.ABORTED, reason=why, actor=actor, in_log=True)
     _stop_all_clocks(match)
     match.finished_at = timezone.now()
@@ -976,7 +978,10 @@ def _tell_players(match: Match, seats: list[Seat], why: str, *, but: User | None
 
 
 @transaction.atomic
-def seat_replace_by_ai(*, match_id: int, seat_number: int, level: int, actor: User | None, reason: str) -> Match:
+def seat_replace_by_ai(*, match_id: int, seat_number: int, level: int, actor: User | None, reason: str,
+                       why: str = "") -> Match:
+    """Staff give a seat to the AI (``reason``: theirs, in the move log and told to the player).
+    ``why``: the whole sentence instead, when it was no staff decision (a player closed their account)."""
     match = _lock_match(match_id)
     if match.status not in (Status.OPEN, Status.ACTIVE):
         raise ServiceError(NOT_IN_PLAY)
@@ -1001,9 +1006,10 @@ def seat_replace_by_ai(*, match_id: int, seat_number: int, level: int, actor: Us
         whose = f"the open seat (player {seat_number + 1})"
     else:
         whose = f"{before}'s {'invited ' if invited else ''}seat"
-    _hand_seat_to_ai(match, seats, seat, level=level, reason=f"Staff gave {whose} to the AI{because}", actor=actor)
+    _hand_seat_to_ai(match, seats, seat, level=level, reason=why or f"Staff gave {whose} to the AI{because}",
+                     actor=actor)
     if person is not None:
-        told = f"Staff gave your {'invited ' if invited else ''}seat to the AI{because}"
+        told = why or f"Staff gave your {'invited ' if invited else ''}seat to the AI{because}"
         _notify(person, match, Notification.Kind.SEAT_TAKEN, "seat_taken", {"why": told, "invited": invited})
     if match.status == Status.OPEN:
         _start_if_full(match, seats, actor=actor)

@@ -10,7 +10,7 @@ import pytest
 from django.core.management import CommandError, call_command
 from django.urls import reverse
 
-from games import selectors, services, tasks
+from games import selectors, services
 from games.models import Match, MatchEvent, Notification, Seat, Status
 from games.services import ClockSpec, SeatSpec
 from tests.conftest import make_user
@@ -18,13 +18,6 @@ from tests.games.conftest import start_timed_match
 
 CLOSED = "Staff aborted the match: Alice's account was closed."
 SEAT_TO_AI = "Staff gave Alice's seat to the AI: Alice's account was closed."
-
-
-@pytest.fixture
-def ai_moves(monkeypatch):
-    calls = []
-    monkeypatch.setattr(tasks, "enqueue_ai_move", lambda *args: calls.append(args))
-    return calls
 
 
 def deactivate(client, staff, user) -> None:

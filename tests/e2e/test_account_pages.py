@@ -8,6 +8,7 @@ from django.urls import reverse
 from playwright.sync_api import expect
 
 from accounts.models import User
+from tests.conftest import PASSWORD
 from tests.e2e.conftest import console_checked_page
 from tests.e2e.pages import log_in
 
@@ -47,3 +48,20 @@ def test_a_new_player_starts_in_the_browsers_time_zone(browser, live_server, db)
         page.get_by_role("button", name="Sign up").click()
         expect(page).to_have_url(live_server.url + reverse("account_email_verification_sent"))
     assert User.objects.get(username="dora").time_zone == "America/Sao_Paulo"
+
+
+def test_a_player_closes_their_account_from_the_profile_and_cannot_sign_in_again(page, live_server, alice):
+    log_in(page, live_server.url, "alice")
+    page.goto(f"{live_server.url}/accounts/profile/")
+    page.get_by_role("link", name="Close my account").click()
+    page.get_by_label("Your password").fill(PASSWORD)
+    page.get_by_role("button", name="Close my account").click()
+    expect(page.get_by_text("Your account is closed and you are signed out.")).to_be_visible()
+
+    page.goto(f"{live_server.url}/accounts/login/")
+    page.get_by_label("Username or email").fill("alice")
+    page.get_by_label("Password").fill(PASSWORD)
+    page.get_by_role("button", name="Sign in").click()
+    expect(page.get_by_role("heading", name="This account is closed")).to_be_visible()
+    alice.refresh_from_db()
+    assert not alice.is_active
