@@ -2,6 +2,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 
+from allauth.account.adapter import get_adapter
 from allauth.account.views import EmailView
 from django.conf import settings
 from django.contrib import messages
@@ -192,7 +193,8 @@ class EmailAddressesView(EmailView):
     rate limit, or an address confirmed already): the page used to come back unchanged, as
     if the button did nothing, or a confirmed address was asked to confirm again; and that
     "Make primary" on the primary address changes nothing. Likewise for an address that is
-    no longer on the account (removed in another tab) and a form with none chosen."""
+    no longer on the account (removed in another tab) and a form with none chosen. Remove
+    asks first, on a page of its own, so it asks without JavaScript too."""
 
     def post(self, request, *args, **kwargs):
         if "action_add" not in request.POST and not request.POST.get("email"):
@@ -225,6 +227,16 @@ class EmailAddressesView(EmailView):
             messages.info(request, ALREADY_PRIMARY.format(email=address.email))
             return None
         return super()._action_primary(request, *args, **kwargs)
+
+
+    def _action_remove(self, request, *args, **kwargs):
+        address = self._get_email_address(request)
+        if address is None:
+            return None
+        # An address that may not go is refused at once (allauth says why), not after a Yes.
+        if request.POST.get("confirmed") != "yes" and get_adapter().can_delete_email(address):
+            return render(request, "account/email_remove.html", {"emailaddress": address})
+        return super()._action_remove(request, *args, **kwargs)
 
 
 email_addresses = EmailAddressesView.as_view()

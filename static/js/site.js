@@ -271,15 +271,6 @@ function placeMap() {
 document.addEventListener("DOMContentLoaded", placeMap);
 document.addEventListener("htmx:afterSettle", placeMap);
 
-// The email page's Remove button takes an address off the account at once; allauth asks
-// first with an inline script, which our layout (and its content security policy) leaves out.
-document.addEventListener("click", (event) => {
-  const button = event.target instanceof Element && event.target.closest('button[name="action_remove"]');
-  if (button && !window.confirm("Do you really want to remove the selected email address?")) {
-    event.preventDefault();
-  }
-});
-
 // The new-match form hides the clock's fields that the chosen time control does not use
 // (site.css). Disable them too: the browser would otherwise refuse to send the form for a
 // value left invalid there (a 0 typed before switching), without showing why.

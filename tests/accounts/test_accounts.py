@@ -702,8 +702,41 @@ def test_the_last_confirmed_address_cannot_be_removed(client, alice):
     spare = EmailAddress.objects.create(user=alice, email="alice2@example.com", verified=False, primary=False)
     html = client.get(reverse("account_email")).content.decode()
     assert re.search(r'<button\s+class="danger"[^>]*name="action_remove"', html), "Remove looks like what it does"
-    client.post(reverse("account_email"), {"email": spare.email, "action_remove": ""})
+    client.post(reverse("account_email"), {"email": spare.email, "action_remove": "", "confirmed": "yes"})
     assert not EmailAddress.objects.filter(pk=spare.pk).exists(), "a second, unconfirmed address can go"
+
+
+def test_removing_an_address_asks_first_also_without_javascript(client, alice):
+    """Without JavaScript one click on Remove took the address off at once: only a script asked first."""
+    spare = EmailAddress.objects.create(user=alice, email="alice2@example.com", verified=True, primary=False)
+    client.force_login(alice)
+    asked = client.post(reverse("account_email"), {"email": spare.email, "action_remove": ""})
+    assert asked.status_code == 200
+    assert EmailAddress.objects.filter(pk=spare.pk).exists(), "asked, not removed"
+    assert mail.outbox == [], "no 'address removed' notice"
+    html = asked.content.decode()
+    assert "Remove alice2@example.com from your account?" in html
+    form = re.search(r'<form[^>]*action="{}".*?</form>'.format(reverse("account_email")), html, re.S).group()
+    assert 'name="email" value="alice2@example.com"' in form and 'name="confirmed" value="yes"' in form
+    assert re.search(r'<button\s+class="danger"[^>]*name="action_remove"', form)
+    assert f'<a href="{reverse("account_email")}">Keep it</a>' in form, "a No goes back to the list"
+
+    page = client.post(reverse("account_email"), {"email": spare.email, "action_remove": "", "confirmed": "yes"},
+                       follow=True)
+    assert not EmailAddress.objects.filter(pk=spare.pk).exists()
+    assert "Removed email address alice2@example.com." in page.content.decode()
+    assert [m.to for m in mail.outbox] == [["alice@example.com"]], "the owner is told, at the address that stays"
+
+
+def test_an_address_that_may_not_go_is_not_asked_about(client, alice):
+    """The primary address (and the last confirmed one) stays: Remove says so at once, not after a Yes."""
+    EmailAddress.objects.create(user=alice, email="alice2@example.com", verified=True, primary=False)
+    client.force_login(alice)
+    page = client.post(reverse("account_email"), {"email": "alice@example.com", "action_remove": ""}, follow=True)
+    html = page.content.decode()
+    assert "from your account?" not in html
+    assert "alice@example.com stays: it is your main confirmed address" in html
+    assert EmailAddress.objects.filter(user=alice, email="alice@example.com", primary=True).exists()
 
 
 def test_a_single_confirmed_address_gets_no_buttons_that_would_do_nothing(client, alice):

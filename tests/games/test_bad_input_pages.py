@@ -135,7 +135,7 @@ def test_an_address_no_longer_on_the_account_is_refused_in_words(two_addresses, 
     the page came back unchanged, as if the button did nothing."""
     client = signed_in(two_addresses)
     if email == "alice@work.example":
-        client.post(reverse("account_email"), {"action_remove": "", "email": email})  # the other tab
+        client.post(reverse("account_email"), {"action_remove": "", "confirmed": "yes", "email": email})  # other tab
     before = list(EmailAddress.objects.order_by("pk").values_list("user_id", "email", "primary", "verified"))
 
     response = client.post(reverse("account_email"), {action: "", "email": email}, follow=True)
