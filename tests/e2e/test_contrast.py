@@ -123,9 +123,24 @@ LOW_CONTRAST_MARKS = "() => {" + COLOURS + """
         check(target.parentElement, parse(getComputedStyle(target).stroke), parse(getComputedStyle(tile).fill),
               "a hex to choose");
     }
-    for (const cell of document.querySelectorAll("button.mecca-cell:not(.mat-kaaba)")) {
+    // Every square the keyboard can be on, a playable one and the Kaaba's (a refused click leaves the focus
+    // there) too. The frame is drawn inside the square: it stands on the square's own colour inside and on
+    // what is just outside the square (the board between squares, or the Kaaba's black round its squares).
+    for (const cell of document.querySelectorAll("button.mecca-cell")) {
         cell.focus();  // after a Tab press, so it shows the frame a keyboard user sees
-        check(cell, parse(getComputedStyle(cell).outlineColor), shown(cell, [CLEAR])[0], "the keyboard's frame");
+        const style = getComputedStyle(cell), frame = parse(style.outlineColor);
+        if (!cell.matches(":focus-visible") || style.outlineStyle === "none" || parseFloat(style.outlineWidth) < 2) {
+            failing.push(`the keyboard's frame: ${label(cell)} not drawn`);
+            continue;
+        }
+        const ring = style.boxShadow.match(/^(rgba?\\([^)]+\\)) 0px 0px 0px (\\d+)px$/);
+        const outside = ring && parseFloat(ring[2]) >= 2 ? parse(ring[1]) : shown(cell.parentElement, [CLEAR])[0];
+        const what = cell.classList.contains("mat-kaaba") ? "the Kaaba" : cell.classList.contains("target")
+            ? "a playable square" : "a square";
+        check(cell, frame, shown(cell, [CLEAR])[0], `the keyboard's frame on ${what}, inside`);
+        check(cell, frame, over(outside, shown(cell.parentElement, [CLEAR])[0]),
+              `the keyboard's frame on ${what}, outside`);
+        cell.blur();
     }
     return failing;
 }"""
