@@ -412,8 +412,10 @@ def _on_vacation(user: User | None, now: datetime) -> bool:
 
 
 def _time_left(seat: Seat, now: datetime) -> int | None:
+    # Kept in whole seconds (a vacation's stopped clock, a bank's balance): rounded, not cut,
+    # so that a turn does not lose up to a second each time its clock stops.
     if seat.deadline is not None:
-        return max(0, int((seat.deadline - now).total_seconds()))
+        return max(0, round((seat.deadline - now).total_seconds()))
     return seat.paused_seconds
 
 

@@ -210,6 +210,28 @@ def test_a_vacation_stops_the_clocks_and_they_run_on_with_the_time_left(clock, a
     assert alice.vacation_until is None and alice.vacation_days_used == 5
 
 
+def test_a_vacation_keeps_the_time_left_to_the_nearest_second(clock, alice, bob):
+    """The time left was cut to whole seconds: 43:59:59.7 was kept as 43:59:59, so each vacation
+    could cost up to a second (0.7 s each here). Rounded, a vacation moves it by half a second at most."""
+    match = start_timed_match(alice, bob)  # two days a move
+    for _ in range(3):
+        clock.advance(hours=4, milliseconds=300)
+        left = seat(match, 0).deadline - clock.now
+        services.vacation_start(user_id=alice.pk, days=1)
+        clock.advance(days=1)
+        services.vacation_end(user_id=alice.pk)
+        assert abs(seat(match, 0).deadline - clock.now - left) <= timedelta(milliseconds=500)
+
+
+def test_a_time_bank_keeps_what_is_left_to_the_nearest_second(clock, alice, bob):
+    """A turn's time left was cut to whole seconds, so every turn on a bank could cost up to a second."""
+    match = start_timed_match(alice, bob, clock=ClockSpec(time_control="bank", bank_initial_days=3,
+                                                          bank_increment_days=1, bank_cap_days=14))
+    clock.advance(days=1, milliseconds=300)
+    services.move_submit(match_id=match.pk, user=alice, move="1", expected_version=0)
+    assert seat(match, 0).bank_seconds == 3 * DAY, "3 days - 1 day 0.3 s + 1 day, to the nearest second"
+
+
 def test_a_vacation_started_after_the_deadline_does_not_save_the_late_turn(clock, alice, bob, client):
     """Before the sweep ran, a vacation stopped a clock already run out (0 s left, no deadline)
     and the late move went through."""
