@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from allauth.account.models import EmailAddress
 from django.db import transaction
 
 from accounts.models import User
@@ -37,3 +38,16 @@ def user_deactivate(*, user_id: int, actor: User | None) -> User:
             services.seat_replace_by_ai(match_id=match.pk, seat_number=seats[match.pk],
                                         level=max(match.game_obj.ai_levels), actor=actor, reason=reason, why=to_ai)
     return user
+
+
+@transaction.atomic
+def user_close_own(*, user: User) -> User:
+    """The player closes their own account: as ``user_deactivate``, with them as the actor, and
+    the site forgets their email address (allauth's addresses and ``User.email``), so it is free
+    for a new account, as a new player. Staff closing an account keep it: that may be a ban,
+    and the address must not open a new account then."""
+    closed = user_deactivate(user_id=user.pk, actor=user)
+    EmailAddress.objects.filter(user=closed).delete()  # their confirmation keys go with them
+    closed.email = ""
+    closed.save(update_fields=["email"])
+    return closed

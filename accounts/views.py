@@ -19,7 +19,7 @@ from django_htmx.http import HttpResponseClientRefresh
 from accounts import unsubscribe
 from accounts.forms import CloseAccountForm, ProfileForm, VacationForm
 from accounts.models import TurnNotice, User
-from accounts.services import user_deactivate
+from accounts.services import user_close_own
 from games import services
 from games.models import Notification
 
@@ -119,7 +119,7 @@ def account_close(request):
                       status=403)
     if not form.is_valid():
         return render(request, "accounts/close.html", {"form": form, "staff": staff}, status=400)
-    user_deactivate(user_id=user.pk, actor=user)
+    user_close_own(user=user)
     logout(request)  # its other sessions end too: an inactive account signs in nowhere (ModelBackend.get_user)
     messages.success(request, ACCOUNT_CLOSED)
     return redirect("home")

@@ -73,6 +73,7 @@ NO_LONGER_THEIR_TURN = "It is out of date: it is no longer their turn in that ma
 INVITATION_CLOSED = "It is out of date: the invitation is no longer open, so it would mislead them."
 EMAIL_NOT_WANTED = "They chose in their profile to get no such email, so it is not sent again."
 NO_WEBHOOK_NOW = "They have no webhook any more, so it is not sent again."
+NO_EMAIL_NOW = "They have no email address any more, so it is not sent again."
 NOTHING_TO_RESEND = "It has no text to send again (a digest is written when it goes out, and this one never did)."
 ACCOUNT_CLOSED = "Their account is closed, so nothing more is sent to them."
 NOT_YOUR_TURN = "It is not your turn."
@@ -109,6 +110,7 @@ VACATION_TOO_LONG = "You have {left} vacation day{s} left this year."
 
 # Why messages written before staff deactivated the player are not sent (the account cannot sign in).
 PLAYER_DEACTIVATED = "The player's account is deactivated."
+NO_EMAIL_ADDRESS = "The player has no email address."  # one who closed their account, which staff opened again
 
 # Notices about the player's turn: not sent once it is over, and written again as they go out.
 TURN_NOTICES = (Notification.Kind.YOUR_TURN, Notification.Kind.REMINDER, Notification.Kind.EXTENSION)
@@ -1055,6 +1057,8 @@ def resend_refusal(notice: Notification) -> str:
         return EMAIL_NOT_WANTED  # staff may not undo an unsubscribe
     if notice.channel == Notification.Channel.WEBHOOK and not user.webhook_url:
         return NO_WEBHOOK_NOW
+    if notice.channel == Notification.Channel.EMAIL and not user.email:
+        return NO_EMAIL_NOW
     if notice.match_id is None:
         return ""
     if notice.kind in TURN_NOTICES and not notice.their_turn:
@@ -1180,6 +1184,8 @@ def _skip_reason(notification: Notification, seat: Seat | None, now: datetime) -
     kind = notification.kind
     if not notification.user.is_active:
         return PLAYER_DEACTIVATED
+    if notification.channel == Notification.Channel.EMAIL and not notification.user.email:
+        return NO_EMAIL_ADDRESS  # Django would send to nobody and count it sent
     if notification.channel == Notification.Channel.WEBHOOK and not notification.user.webhook_url:
         return "The player removed the webhook."
     if kind == Notification.Kind.REMINDER and not notification.user.reminders:

@@ -4,16 +4,20 @@ closing it in the admin (``accounts.services.user_deactivate``), in words that s
 from __future__ import annotations
 
 import pytest
+from allauth.account.models import EmailAddress
+from django.core import mail
 from django.test import Client
 from django.urls import reverse
 from pytest_django.asserts import assertContains, assertNotContains, assertRedirects
 
 from accounts.forms import PASSWORD_TO_CLOSE, TOO_MANY_TO_CLOSE, WRONG_PASSWORD_TO_CLOSE
+from accounts.models import User
 from accounts.services import user_deactivate
 from accounts.views import ACCOUNT_CLOSED, STAFF_CLOSE_IN_ADMIN
 from games import selectors, services
 from games.models import Match, MatchEvent, Notification, Seat, Status
 from games.services import ClockSpec, SeatSpec
+from tests.accounts.test_accounts import link_in, sign_up
 from tests.conftest import PASSWORD, make_user
 from tests.games.conftest import start_timed_match
 
@@ -211,3 +215,58 @@ def test_closed_by_staff_it_still_says_staff_did_it(alice, bob, staff, ai_moves)
 
     assert [event.reason for event in selectors.match_log_events(in_play)] == [
         "Staff gave Alice's seat to the AI: Alice's account was closed."]
+
+
+# --- the email address --------------------------------------------------------------------------------------------
+
+def test_closing_frees_the_address_for_a_new_player_who_can_confirm_it(alice, client):
+    """A player who closed their account could not sign up again: the address stayed with it,
+    and allauth's "already exists, reset your password" led to "unknown account"."""
+    assertContains(signed_in(alice).get(CLOSE), "it is free again, and you may later sign up with it as a new player")
+    signed_in(alice).post(CLOSE, {"password": PASSWORD})
+    alice.refresh_from_db()
+    assert alice.email == "" and not EmailAddress.objects.filter(user=alice).exists()
+
+    sign_up(client, username="alicia", email="alice@example.com")
+
+    [confirmation] = mail.outbox
+    assert confirmation.to == ["alice@example.com"] and "Please confirm your email address" in confirmation.subject
+    assert client.post(link_in(confirmation))["Location"] == reverse("dashboard")
+    alicia = User.objects.get(username="alicia")
+    assert alicia.is_active and alicia.emailaddress_set.get(email="alice@example.com").verified
+    assert not is_active(alice), "the old account stays closed, under its name"
+
+
+def test_staff_closing_an_account_keeps_its_address(alice, staff):
+    user_deactivate(user_id=alice.pk, actor=staff)  # perhaps a ban: the address opens no new account
+    alice.refresh_from_db()
+    assert alice.email == "alice@example.com" and EmailAddress.objects.filter(user=alice).exists()
+
+
+
+
+def test_a_password_reset_for_an_unknown_address_still_says_it_is_unknown(alice, client):
+    client.post(reverse("account_reset_password"), {"email": "nobody@example.com"})
+    [sent] = mail.outbox
+    assert sent.subject == "[Boardgames] Unknown account" and "we do not have any record" in sent.body
+
+
+def test_after_closing_no_email_goes_to_the_players_address_even_if_staff_open_it_again(alice, client):
+    """Opened again by staff, the account has no address: a message is skipped (Django would
+    send it to nobody and count it sent), and staff cannot send one again."""
+    signed_in(alice).post(CLOSE, {"password": PASSWORD})
+    client.post(reverse("account_reset_password"), {"email": "alice@example.com"})
+    assert "Unknown account" in mail.outbox[0].subject, "the address is nobody's now"
+    alice.refresh_from_db()
+    alice.is_active = True
+    alice.save(update_fields=["is_active"])
+    notice = Notification.objects.create(user=alice, kind=Notification.Kind.MATCH_OVER, subject="Result",
+                                         body="Mancala #1 is over.")
+    mail.outbox.clear()
+
+    assert not services.notification_send(notification_id=notice.pk)
+
+    notice.refresh_from_db()
+    assert (notice.outcome, notice.last_error) == (Notification.Outcome.SKIPPED, services.NO_EMAIL_ADDRESS)
+    assert mail.outbox == []
+    assert services.resend_refusal(notice) == services.NO_EMAIL_NOW
