@@ -9,11 +9,24 @@ from django import forms
 from django.conf import settings
 from django.contrib.sites.requests import RequestSite
 from django.core.mail import EmailMessage
+from django.db.models import Q
 from django.urls import reverse
 
 from accounts.forms import NAME_LOOKS_TAKEN, NAME_TAKEN, looks_taken, name_problem
 from accounts.models import User
 from config.mail import ReadableEmail
+
+# allauth's emails to an address whose account cannot sign in, or that has none: "we do not have any
+# record of such an account" (a password reset) and "an account using that email address already
+# exists; use the password forgotten procedure" (a sign-up). For a closed account's address the
+# first is wrong, and the second led to the first: its owner went round in a loop.
+NO_ACCOUNT_MAILS = {"account/email/unknown_account": "reset", "account/email/account_already_exists": "signup"}
+
+
+def kept_by_a_closed_account(email: str) -> bool:
+    """Whether ``email`` belongs to a closed account (staff closed it, perhaps as a ban) and to no open one."""
+    owners = User.objects.filter(Q(email__iexact=email) | Q(emailaddress__email__iexact=email))
+    return owners.exists() and not owners.filter(is_active=True).exists()
 
 
 class AccountAdapter(DefaultAccountAdapter):
@@ -52,6 +65,11 @@ class AccountAdapter(DefaultAccountAdapter):
         # request's host: "Hello from 127.0.0.1:8040!".
         site = RequestSite(allauth_context.request)
         site.name = settings.SITE_NAME
+        if template_prefix in NO_ACCOUNT_MAILS and kept_by_a_closed_account(email):
+            # Its owner asked for a new password or signed up again: neither can help, and the
+            # address is not free. Say so, rather than "unknown account" or "already exists".
+            context = {**context, "asked": NO_ACCOUNT_MAILS[template_prefix]}
+            template_prefix = "account/email/account_closed"
         super().send_mail(template_prefix, email, {"current_site": site, "site_url": settings.SITE_URL, **context})
 
     def send_notification_mail(self, template_prefix: str, user: User, context: dict | None = None,

@@ -24,6 +24,7 @@ from tests.games.conftest import start_timed_match
 CANCELLED = "Alice closed their account, so the match is cancelled."
 SEAT_TO_AI = "Alice closed their account; the AI plays on."
 CLOSE = reverse("account_close")
+CLOSED_SUBJECT = "[Boardgames] The account for this address is closed"
 
 
 def signed_in(user) -> Client:
@@ -243,6 +244,31 @@ def test_staff_closing_an_account_keeps_its_address(alice, staff):
     assert alice.email == "alice@example.com" and EmailAddress.objects.filter(user=alice).exists()
 
 
+def test_a_password_reset_for_an_account_staff_closed_says_it_is_closed(alice, staff, client):
+    user_deactivate(user_id=alice.pk, actor=staff)
+
+    client.post(reverse("account_reset_password"), {"email": "Alice@example.com"})
+
+    [sent] = mail.outbox
+    assert sent.to == ["alice@example.com"] and sent.subject == CLOSED_SUBJECT
+    assert "asked for a new password" in sent.body
+    assert "is closed: it can no longer sign in, and its password cannot be reset" in sent.body
+    assert "no record" not in sent.body and "sign up for an account" not in sent.body
+
+
+def test_signing_up_with_the_address_of_an_account_staff_closed_says_it_is_closed(alice, staff, client):
+    """The loop: "already exists: use the password forgotten procedure", then "unknown account"."""
+    user_deactivate(user_id=alice.pk, actor=staff)
+
+    sign_up(client, username="alicia", email="alice@example.com")
+    client.post(reverse("account_reset_password"), {"email": "alice@example.com"})  # as allauth's email said
+
+    signed_up, reset = mail.outbox
+    assert signed_up.subject == reset.subject == CLOSED_SUBJECT
+    assert "tried to sign up on Boardgames with this address: alice@example.com" in signed_up.body
+    assert "cannot be used to sign up for a new account either" in signed_up.body
+    assert "password forgotten" not in signed_up.body and "no record" not in reset.body
+    assert not User.objects.filter(username="alicia").exists()
 
 
 def test_a_password_reset_for_an_unknown_address_still_says_it_is_unknown(alice, client):
