@@ -17,6 +17,7 @@ from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.utils.cache import patch_cache_control, patch_vary_headers
+from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_safe
 
 from games import selectors, services
@@ -49,6 +50,7 @@ def home(request):
 
 @login_required
 @require_safe
+@never_cache  # Back to it must show the matches as they stand, and nothing of them once signed out
 def dashboard(request):
     matches = selectors.matches_of(request.user)
     return render(request, "games/dashboard.html", {
@@ -61,6 +63,7 @@ def dashboard(request):
 
 @login_required
 @require_safe
+@never_cache  # Back to it must show the matches as they stand, and nothing of them once signed out
 def finished_matches(request):
     """Every finished match of the player, a page at a time (My matches lists the latest)."""
     page = Paginator(selectors.finished_matches_of(request.user), FINISHED_PER_PAGE).get_page(request.GET.get("page"))
@@ -69,6 +72,7 @@ def finished_matches(request):
 
 @login_required
 @require_safe
+@never_cache  # Back to it must show the matches as they stand, and nothing of them once signed out
 def lobby(request):
     return render(request, "games/lobby.html", {
         "games": all_games(),

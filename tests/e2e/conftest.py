@@ -33,17 +33,31 @@ TIMEOUT_MS = 15_000
 NO_REDIS = "The e2e tests need a real broker: run them with REDIS_URL=redis://..."
 
 
-@pytest.fixture
-def browser() -> Iterator[Browser]:
+@contextmanager
+def launched(**options) -> Iterator[Browser]:
     # Per test, not per session: Playwright's event loop would otherwise stay running in this
     # thread through the rest of the test session.
     with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS, **options)
         yield browser
         browser.close()
         # While Playwright runs, this thread has a contextvars context of its own, so Django
         # opened separate connections for the test; left open they block dropping the test database.
         connections.close_all()
+
+
+@pytest.fixture
+def browser() -> Iterator[Browser]:
+    with launched() as browser:
+        yield browser
+
+
+@pytest.fixture
+def browser_with_bfcache() -> Iterator[Browser]:
+    """Chromium as players have it: Playwright turns off its back/forward cache, which keeps a
+    page left (scripts and all) to show it again, as it was, on Back."""
+    with launched(ignore_default_args=["--disable-back-forward-cache"]) as browser:
+        yield browser
 
 
 @contextmanager

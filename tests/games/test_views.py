@@ -228,6 +228,13 @@ def test_the_match_page_draws_the_board_with_clickable_legal_moves(alice_client,
     assert "HX-Request" in response["Vary"]
 
 
+@pytest.mark.parametrize("page", ["dashboard", "finished_matches", "lobby"])
+def test_the_pages_that_list_matches_are_not_kept_for_back(alice_client, match, page):
+    """Back to them showed the browser's copy: "Your turn" after the move, the matches after signing out."""
+    response = alice_client.get(reverse(page))
+    assert "no-store" in response["Cache-Control"] and "private" in response["Cache-Control"]
+
+
 def test_a_move_as_a_plain_form_redirects_back_to_the_match(alice_client, match):
     response = alice_client.post(move_url(match), {"move": "1", "version": "0"})
     assert response.status_code == 302
