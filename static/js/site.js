@@ -10,6 +10,14 @@ document.addEventListener("keydown", (event) => {
   }
 });
 
+// The pages that show matches as they stand are sent "no-store", yet a browser may keep them all
+// the same and show them again as they were on Back (Safari does, and Chrome may): "Your turn" after
+// the move was made, or, after signing out, the player's matches to whoever comes next. Load them
+// again; the server says what is true now (or asks to sign in).
+window.addEventListener("pageshow", (event) => {
+  if (event.persisted && document.querySelector("[data-fresh-on-back]")) window.location.reload();
+});
+
 // htmx redraws the match (a move, a poll, a replay step) by replacing the element that
 // held the keyboard focus, which leaves focus on the page itself: the next Tab would
 // start again at the top. Put it back on the same control if it is still there (the same

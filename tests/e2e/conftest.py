@@ -34,11 +34,13 @@ NO_REDIS = "The e2e tests need a real broker: run them with REDIS_URL=redis://..
 
 
 @contextmanager
-def launched(**options) -> Iterator[Browser]:
+def launched(*args: str, **options) -> Iterator[Browser]:
+    """Chromium started with ``args`` besides ours."""
     # Per test, not per session: Playwright's event loop would otherwise stay running in this
     # thread through the rest of the test session.
     with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS, **options)
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=[*CHROMIUM_ARGS, *args],
+                                             **options)
         yield browser
         browser.close()
         # While Playwright runs, this thread has a contextvars context of its own, so Django
@@ -52,12 +54,13 @@ def browser() -> Iterator[Browser]:
         yield browser
 
 
-@pytest.fixture
-def browser_with_bfcache() -> Iterator[Browser]:
-    """Chromium as players have it: Playwright turns off its back/forward cache, which keeps a
-    page left (scripts and all) to show it again, as it was, on Back."""
-    with launched(ignore_default_args=["--disable-back-forward-cache"]) as browser:
-        yield browser
+# Chromium as players have it: Playwright turns off its back/forward cache, which keeps a page
+# left (scripts and all) to show it again, as it was, on Back.
+WITH_BFCACHE = {"ignore_default_args": ["--disable-back-forward-cache"]}
+# Chromium's trial that keeps pages sent "no-store" too (until a cookie only the server reads
+# changes), as Safari does (WebKit r250437).
+KEEPS_NO_STORE_PAGES = ("--enable-features=CacheControlNoStoreEnterBackForwardCache"
+                        ":level/restore-unless-http-only-cookie-change")
 
 
 @contextmanager

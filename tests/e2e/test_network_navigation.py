@@ -17,7 +17,7 @@ from accounts.middleware import SIGNED_OUT_NOTHING_SENT
 from games import services
 from games.models import Match
 from tests.conftest import PASSWORD
-from tests.e2e.conftest import TIMEOUT_MS
+from tests.e2e.conftest import KEEPS_NO_STORE_PAGES, TIMEOUT_MS, WITH_BFCACHE, launched
 from tests.e2e.test_network_failures import offered_move, open_match, poll_url
 
 pytestmark = pytest.mark.e2e
@@ -76,28 +76,29 @@ def test_back_forward_and_reload_after_moves_show_the_match_as_it_stands(browser
     whole_match_page(page, match, 6)
 
 
-def test_back_to_my_matches_after_a_move_or_signing_out_shows_them_as_they_stand(browser_with_bfcache,
-                                                                                  live_server, alice, bob):
+@pytest.mark.parametrize("keeps", [(), (KEEPS_NO_STORE_PAGES,)], ids=["bfcache", "bfcache-keeping-no-store-pages"])
+def test_back_to_my_matches_after_a_move_or_signing_out_shows_them_as_they_stand(live_server, alice, bob, keeps):
     """Back to My matches from a match just played said "Your turn" still (the browser showed
     the page it kept), and after signing out it showed the player's matches to whoever came next."""
-    page = browser_with_bfcache.new_page(viewport={"width": 1100, "height": 900})
-    page.set_default_timeout(TIMEOUT_MS)
-    match = open_match(page, live_server.url, "mancala", alice, bob)
-    page.get_by_role("link", name="My matches").click()
-    row = page.get_by_role("row").filter(has=page.get_by_role("link", name=f"Mancala #{match.pk}"))
-    expect(row).to_contain_text("Your turn")
-    row.get_by_role("link", name=f"Mancala #{match.pk}").click()
-    offered_move(page).click()
-    expect(page.locator("#log li")).to_have_count(1)
+    with launched(*keeps, **WITH_BFCACHE) as browser:
+        page = browser.new_page(viewport={"width": 1100, "height": 900})
+        page.set_default_timeout(TIMEOUT_MS)
+        match = open_match(page, live_server.url, "mancala", alice, bob)
+        page.get_by_role("link", name="My matches").click()
+        row = page.get_by_role("row").filter(has=page.get_by_role("link", name=f"Mancala #{match.pk}"))
+        expect(row).to_contain_text("Your turn")
+        row.get_by_role("link", name=f"Mancala #{match.pk}").click()
+        offered_move(page).click()
+        expect(page.locator("#log li")).to_have_count(1)
 
-    page.go_back(wait_until="commit")  # a page shown again from the cache fires no load event
-    expect(row).to_be_visible()
-    expect(row).not_to_contain_text("Your turn")
-    page.get_by_role("button", name="Sign out").click()
-    expect(page.locator("header").get_by_role("link", name="Sign in")).to_be_visible()
-    page.go_back(wait_until="commit")
-    expect(page.get_by_role("heading", name="Sign in")).to_be_visible()
-    expect(row).to_have_count(0)
+        page.go_back(wait_until="commit")  # a page shown again from the cache fires no load event
+        expect(row).to_be_visible()
+        expect(row).not_to_contain_text("Your turn")
+        page.get_by_role("button", name="Sign out").click()
+        expect(page.locator("header").get_by_role("link", name="Sign in")).to_be_visible()
+        page.go_back(wait_until="commit")
+        expect(page.get_by_role("heading", name="Sign in")).to_be_visible()
+        expect(row).to_have_count(0)
 
 
 def test_a_move_after_the_session_ended_is_not_made_and_signing_in_comes_back_to_play_it(browser, live_server,
