@@ -12,6 +12,7 @@ from django.http import HttpResponse
 from django.middleware.csrf import REASON_BAD_ORIGIN, REASON_BAD_REFERER, REASON_NO_CSRF_COOKIE
 from django.shortcuts import redirect, render
 from django.utils import timezone
+from django.views.decorators.cache import never_cache
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRefresh
@@ -58,6 +59,7 @@ def _profile_context(request, form, vacation_form) -> dict:
     }
 
 
+@never_cache  # Back after signing out must not show the address, the time zone or the vacation
 @login_required
 @require_http_methods(["GET", "POST"])
 def profile(request):
@@ -102,6 +104,7 @@ ACCOUNT_CLOSED = "Your account is closed and you are signed out. Thank you for p
 STAFF_CLOSE_IN_ADMIN = "A staff account is closed by another staff member, in the admin, so nothing changed."
 
 
+@never_cache
 @login_required
 @require_http_methods(["GET", "POST"])
 def account_close(request):
@@ -239,4 +242,4 @@ class EmailAddressesView(EmailView):
         return super()._action_remove(request, *args, **kwargs)
 
 
-email_addresses = EmailAddressesView.as_view()
+email_addresses = never_cache(EmailAddressesView.as_view())  # Back after signing out shows no address

@@ -211,6 +211,15 @@ def test_profile_saves_display_name_time_zone_and_turn_emails(client, alice):
         "Ally", "Europe/Paris", "digest", 7, "80")
 
 
+@pytest.mark.parametrize("page", ["profile", "account_email", "account_close"])
+def test_the_pages_with_private_details_are_not_kept_for_back(client, alice, page):
+    """Back after signing out showed the browser's copy: the address, the time zone, the vacation."""
+    client.force_login(alice)
+    response = client.get(reverse(page))
+    assert "no-store" in response["Cache-Control"] and "private" in response["Cache-Control"]
+    assertContains(response, "data-fresh-on-back")  # site.js loads it again if a browser kept it all the same
+
+
 def test_the_turn_email_setting_says_what_comes_at_once_even_with_a_digest(client, alice):
     """It said the setting "also covers invitations", which a digest does not hold back."""
     client.force_login(alice)
