@@ -25,7 +25,7 @@ from games.boards import board_context, seat_colours
 from games.engine import all_games, get_game
 from games.forms import MatchCreateForm
 from games.models import Match, Status, seat_names, seat_names_at, with_colour
-from games.replay import positions_count, replay_state
+from games.replay import position_at, positions_count
 
 MALFORMED = "This request was malformed: reload the page and try again."
 NOT_FOUND = "There is no such match, or it is not yours to see."
@@ -379,7 +379,7 @@ def match_replay(request, pk: int):
     ply = max(0, min(ply, last))
     game = match.game_obj
     my_seat = next((seat for seat in match.seats.all() if seat.user_id == request.user.pk), None)
-    state = replay_state(match, moves[:ply])
+    state = position_at(match, moves, ply)
     seat_number = my_seat.number if my_seat else None
     view = game.view(state, seat_number)
     seats = list(match.seats.all())
