@@ -91,3 +91,14 @@ def test_the_load_bench_check_finds_a_state_that_is_not_the_replay_and_a_lost_mo
     wrong = load.check_matches(stats)
     assert any("not the replay of its 3 moves" in line for line in wrong)
     assert any("at version 3 was answered 200 but is not its record" in line for line in wrong)
+
+
+def test_the_replay_bench_plays_a_match_to_its_end_and_steps_through_it(db):
+    from bench import replay as bench
+    from bench.site import logged_in
+
+    case = bench.Case("Mecca, 2 players", "mecca", 2)
+    users = bench.players(2)
+    match = bench.finished_match(case, users, seed=1)
+    row = bench.measure(case, match, logged_in(users[0]), repeat=1)
+    assert row[1] == str(match.version) and row[-1].endswith("(flat)")
