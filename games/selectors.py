@@ -3,16 +3,25 @@
 from __future__ import annotations
 
 from datetime import datetime, timedelta
+from functools import reduce
+from operator import or_
 from typing import NamedTuple
 
-from django.db.models import Exists, F, OuterRef, Prefetch, Q, QuerySet, Subquery
+from allauth.account.models import EmailAddress
+from django.db.models import Count, Exists, F, IntegerField, OuterRef, Prefetch, Q, QuerySet, Subquery
+from django.db.models.fields.json import KeyTextTransform, KeyTransform
+from django.db.models.functions import Cast
+from django.db.models.lookups import Exact, IsNull
 from django.utils import timezone
 
 from accounts.models import User
+from games.engine import all_games
+from games.engine.base import Game
 from games.models import Match, MatchEvent, MoveRecord, Notification, Seat, Status, poll_token
 
 FAR_FUTURE = datetime.max.timestamp()
-LATEST_FINISHED = 20  # finished matches on My matches; the rest are a page away
+LATEST_FINISHED = 20  # finished matches on My matches (and on a player's page); the rest are a page away
+IN_PLAY_SHOWN = 50  # matches in play on a player's page
 # The match page records its viewer at most this often (one conditional UPDATE).
 PRESENCE_WRITE_SECONDS = 30
 
@@ -153,3 +162,57 @@ def with_resend_facts(notifications: QuerySet[Notification]) -> QuerySet[Notific
     theirs = Seat.objects.filter(match=OuterRef("match"), user=OuterRef("user"))
     return notifications.annotate(their_turn=Exists(theirs.filter(to_act=True, match__status=Status.ACTIVE)),
                                   still_invited=Exists(theirs.filter(accepted=False, match__status=Status.OPEN)))
+
+
+# --- a player's page ---------------------------------------------------------------------
+
+
+def player_named(username: str) -> User | None:
+    """The player whose page is at ``username``, with ``invitable``: their address is confirmed,
+    so that an invitation can reach them (``services.invitee``)."""
+    confirmed = EmailAddress.objects.filter(user=OuterRef("pk"), verified=True)
+    return User.objects.filter(username=username).annotate(invitable=Exists(confirmed)).first()
+
+
+class GameRecord(NamedTuple):
+    game: Game
+    finished: int
+    won: int
+    shared: int  # a win shared with others (a draw among them)
+
+    @property
+    def lost(self) -> int:
+        return self.finished - self.won - self.shared
+
+
+def _winner(index: int) -> Cast:
+    """The ``index``-th seat number in the match's ``result["winners"]`` (NULL past the end), in
+    the query on seats: JSON containment of a column's value has no form SQLite and PostgreSQL share."""
+    return Cast(KeyTextTransform(str(index), KeyTransform("winners", "match__result")), IntegerField())
+
+
+def player_record(player: User) -> list[GameRecord]:
+    """Per game, the finished matches the player sat in to the end, and how many they won alone,
+    shared or lost, as My matches says of each ("you won", "shared win", "you lost"). One query:
+    a seat is among the winners when one of the result's winner numbers is its own. Cancelled
+    matches, and those whose seat the AI took from the player, do not count."""
+    most = max(game.max_players for game in all_games())
+    won = reduce(or_, (Q(Exact(_winner(index), F("number"))) for index in range(most)))
+    alone = Q(IsNull(_winner(1), True))
+    rows = (Seat.objects.filter(user=player, match__status=Status.FINISHED).order_by().values("match__game")
+            .annotate(finished=Count("pk"), won=Count("pk", filter=won & alone),
+                      shared=Count("pk", filter=won & ~alone)))
+    counts = {row["match__game"]: row for row in rows}
+    return [GameRecord(game, **{key: counts[game.slug][key] for key in ("finished", "won", "shared")})
+            for game in all_games() if game.slug in counts]
+
+
+def player_matches(player: User, viewer: User) -> tuple[list[Match], list[Match]]:
+    """The player's matches in play (or waiting for players) and their latest finished ones that
+    ``viewer`` may open (``_visible_to``): a match among others stays theirs alone. Two lists
+    of a fixed length at most, four queries with their seats."""
+    theirs = (Match.objects.filter(_visible_to(viewer), pk__in=Seat.objects.filter(user=player).values("match_id"))
+              .defer("state"))  # a list row never draws the board: a Jeexa or Mesopotamia state is kilobytes
+    live = theirs.filter(status__in=[Status.ACTIVE, Status.OPEN]).order_by("-created_at", "-pk")
+    done = theirs.filter(status=Status.FINISHED).order_by(F("finished_at").desc(nulls_last=True), "-created_at", "-pk")
+    return list(_with_seats(live)[:IN_PLAY_SHOWN]), list(_with_seats(done)[:LATEST_FINISHED])

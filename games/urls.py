@@ -9,6 +9,7 @@ urlpatterns = [
     path("lobby/", views.lobby, name="lobby"),
     path("new/<slug:slug>/", views.match_new, name="match_new"),
     path("games/<slug:slug>/rules/", views.game_rules, name="game_rules"),
+    path("players/<str:username>/", views.player_page, name="player"),
     path("matches/<int:pk>/", views.match_detail, name="match_detail"),
     path("matches/<int:pk>/poll/", views.match_poll, name="match_poll"),
     path("matches/<int:pk>/move/", views.match_move, name="match_move"),

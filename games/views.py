@@ -31,6 +31,12 @@ MALFORMED = "This request was malformed: reload the page and try again."
 NOT_FOUND = "There is no such match, or it is not yours to see."
 STARTED_WITHOUT_YOU = "This match is no longer waiting for players: it started without you, or was cancelled."
 UNKNOWN_GAME = "There is no such game."
+NO_SUCH_PLAYER = "There is no player called “{name}”."
+NO_PLAYER_HERE = "There is no player at this address."
+NAME_LENGTH = 150  # of a username: what a name in an address or a Challenge link may be
+# What a username may be (Django's validator), checked before the database sees it: PostgreSQL
+# refuses a NUL character with an error, and "%00" in an address would be a 500.
+USERNAME = re.compile(rf"[\w.@+-]{{1,{NAME_LENGTH}}}")
 OPENED_NOT_SENT = "That address takes a button press on this page, so nothing was done."
 FORM_SENT_AGAIN = ("That form was sent already and made this match, so no second match was made. "
                    "To start another one, open a new form from the lobby.")
@@ -90,7 +96,8 @@ def match_new(request, slug: str):
     except KeyError:
         return _not_found(request, UNKNOWN_GAME)
     # A form sent with no fields is still a form sent: unbound, it was refused without a word.
-    form = MatchCreateForm(game, request.POST if request.method == "POST" else None, creator=request.user)
+    form = MatchCreateForm(game, request.POST if request.method == "POST" else None, creator=request.user,
+                           initial=_challenged(request))
     if request.method == "POST":
         made = request.session.get(FORMS_SENT, {})
         # The same form with other choices (Back, change, Create) is meant as another match.
@@ -120,6 +127,46 @@ def match_new(request, slug: str):
                 return redirect("match_detail", pk=match.pk)
         return render(request, "games/match_new.html", {"game": game, "form": form}, status=400)
     return render(request, "games/match_new.html", {"game": game, "form": form})
+
+
+def _challenged(request) -> dict:
+    """``?invite=<username>`` (a player page's Challenge link) puts that player on the first
+    opponent's seat; the form checks the name when it is sent, as if typed."""
+    name = request.GET.get("invite", "").strip()[:NAME_LENGTH]
+    return {"seat_1": "invite", "invite_1": name} if name and request.method != "POST" else {}
+
+
+@login_required
+@require_safe
+def player_page(request, username: str):
+    """What any signed-in player may know of another: their name, since when they play, their
+    record per game, and the matches of theirs the viewer may open (``selectors.player_matches``)."""
+    if not USERNAME.fullmatch(username):
+        return _not_found(request, NO_PLAYER_HERE)
+    player = selectors.player_named(username)
+    if player is None:
+        return _not_found(request, NO_SUCH_PLAYER.format(name=username))
+    in_play, finished = selectors.player_matches(player, request.user)
+    for match in finished:
+        match.outcome = _outcome(match, player)
+    return render(request, "games/player.html", {
+        "player": player,
+        "record": selectors.player_record(player),
+        "in_play": in_play if player.is_active else [],  # a closed account's seats went to the AI
+        "finished": finished,
+        "challenge": player.is_active and player.pk != request.user.pk,
+        "games": all_games(),
+        "now": timezone.now(),
+    })
+
+
+def _outcome(match: Match, player) -> str:
+    """How a finished match ended for ``player``, as My matches says it to them."""
+    number = next(seat.number for seat in match.seats.all() if seat.user_id == player.pk)
+    winners = (match.result or {}).get("winners", [])
+    if number not in winners:
+        return "Lost"
+    return "Shared win" if len(winners) > 1 else "Won"
 
 
 # --- the match page ---------------------------------------------------------------------
