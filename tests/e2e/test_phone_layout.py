@@ -155,6 +155,7 @@ def test_no_page_scrolls_sideways_on_a_phone(browser, screen, live_server, db, m
     services.match_create(creator=others[2], game_slug="mecca", options={},  # an open challenge
                           seats=[SeatSpec("creator"), SeatSpec("open")])
     pages = [reverse("home"), reverse("dashboard"), reverse("finished_matches"), reverse("lobby"), reverse("profile"),
+             reverse("player", args=["quinn"]), reverse("player", args=["petra"]),
              *(reverse("match_new", args=[slug]) for slug in GAMES),
              *(reverse("game_rules", args=[slug]) for slug in GAMES),
              *(reverse("match_detail", args=[match.pk]) for match in matches.values()),
