@@ -270,9 +270,20 @@ CELERY_BEAT_SCHEDULE = {
     "apply-timeouts": {"task": "games.tasks.sweep_deadlines", "schedule": 60.0},
     "end-vacations": {"task": "games.tasks.sweep_vacations", "schedule": 300.0},
     "wake-waiting-ai-seats": {"task": "games.tasks.sweep_ai_turns", "schedule": 60.0},
+    "expire-open-matches": {"task": "games.tasks.sweep_open_matches", "schedule": 600.0},
     # Once a day, at a quiet hour (UTC): expired sessions and cache rows, old notifications and mail files.
     "clear-expired": {"task": "games.tasks.clear_expired", "schedule": crontab(hour=3, minute=30)},
 }
+# A match still waiting for players this many days after it was created, or after a seat was last
+# taken or an invitation accepted (a match that is filling up lives on), is cancelled: an
+# invitation nobody answers or a challenge nobody takes must not keep its creator waiting for ever
+# (lichess and Yucata expire theirs too). Two weeks: a correspondence player away for a week still
+# answers, and is told OPEN_MATCH_WARN_DAYS before.
+OPEN_MATCH_EXPIRY_DAYS = env_int("OPEN_MATCH_EXPIRY_DAYS", 14)
+OPEN_MATCH_WARN_DAYS = 2
+if OPEN_MATCH_EXPIRY_DAYS <= OPEN_MATCH_WARN_DAYS:
+    refuse_to_start(f"OPEN_MATCH_EXPIRY_DAYS must be more than {OPEN_MATCH_WARN_DAYS} (the invited players are told "
+                    f"{OPEN_MATCH_WARN_DAYS} days before it runs out), not {OPEN_MATCH_EXPIRY_DAYS}.")
 # The profile lists a player's failed deliveries of this many last days.
 FAILURES_SHOWN_DAYS = 30
 # Notifications done with (sent, skipped, failed for good) stay this long for staff to look up: no

@@ -251,8 +251,8 @@ class MatchAdmin(SecretsNotFiltered, admin.ModelAdmin):
     secret_fields = ("seed", "state")
     exclude = (*secret_fields, "result")  # shown in words (result_in_words)
     readonly_fields = ("game", "options", "status", "version", "revision", "result_in_words", "created_by",
-                       "created_at", "open_to_all", "rematch_of", "last_move_at", "finished_at", "time_control",
-                       "days_per_move",
+                       "created_at", "open_to_all", "open_until", "open_until_told", "rematch_of", "last_move_at",
+                       "finished_at", "time_control", "days_per_move",
                        "bank_initial_days", "bank_increment_days", "bank_cap_days", "on_timeout", "position",
                        "whole_log")
     inlines = [SeatInline, MoveRecordInline, MatchEventInline, NotificationInline]

@@ -93,6 +93,11 @@ class Match(models.Model):
     rematch_of = models.ForeignKey(
         "self", on_delete=models.SET_NULL, null=True, blank=True, related_name="rematches"
     )
+    # While open: when it is cancelled if no seat is taken or invitation accepted meanwhile
+    # (``OPEN_MATCH_EXPIRY_DAYS`` after it was created or a seat was last taken), and whether the
+    # invited players still to answer were told it runs out (once per such moment).
+    open_until = models.DateTimeField(null=True, blank=True)
+    open_until_told = models.BooleanField(default=False)
 
     class Meta:
         verbose_name_plural = "matches"

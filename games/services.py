@@ -616,7 +616,7 @@ def match_create(
     state = game.initial_state(len(seats), options, seed)  # ValueError for a bad player count
     match = Match.objects.create(
         game=game.slug, options=options, state=game.dump(state), seed=seed, created_by=creator,
-        rematch_of=rematch_of, open_to_all=any(spec.kind == "open" for spec in seats),
+        rematch_of=rematch_of, open_to_all=any(spec.kind == "open" for spec in seats), open_until=_open_until(),
         **clock_fields(clock or ClockSpec(), players=len(seats)),
     )
     MatchEvent.objects.create(match=match, to_status=Status.OPEN, reason="Match created.", actor=creator)
@@ -827,18 +827,77 @@ def match_accept(*, match_id: int, user: User) -> Match:
 @transaction.atomic
 def match_decline(*, match_id: int, user: User) -> Match:
     match, seats, _seat = _invitation_to_answer(match_id, user, accepting=False)
-    why = f"{user.public_name} declined the invitation, so the match is cancelled."
-    _set_status(match, Status.ABORTED, reason=why, actor=user, in_log=True)
+    _cancel_open(match, seats, f"{user.public_name} declined the invitation, so the match is cancelled.", actor=user)
+    return match
+
+
+def _cancel_open(match: Match, seats: list[Seat], why: str, *, actor: User | None) -> None:
+    """End a match still waiting for players (declined, withdrawn, expired): everyone seated
+    or invited but ``actor`` hears ``why``. The match row is locked by the caller."""
+    _set_status(match, Status.ABORTED, reason=why, actor=actor, in_log=True)
     match.finished_at = timezone.now()  # finished matches are listed by when they ended
     match.save(update_fields=["status", "finished_at"])
-    _tell_players(match, seats, why, but=user)
-    return match
+    _tell_players(match, seats, why, but=actor)
 
 
 def _start_if_full(match: Match, seats: list[Seat], *, actor: User) -> None:
     if all(seat.accepted and not seat.is_open for seat in seats):
         _start(match, seats, actor=actor)
+    else:  # a seat was taken: a match that is filling up gets its whole waiting time again
+        match.open_until, match.open_until_told = _open_until(), False
     match.save()
+
+
+def _open_until() -> datetime:
+    return timezone.now() + timedelta(days=settings.OPEN_MATCH_EXPIRY_DAYS)
+
+
+# --- open matches that wait too long --------------------------------------------------
+
+
+@transaction.atomic
+def match_expire(*, match_id: int) -> bool:
+    """Cancel a match still waiting for players at its ``open_until``, telling everyone seated
+    or invited why. The match row is locked and re-checked, so a join or an acceptance that got
+    in first wins (and gave it more time), and two sweeps at once cancel it once."""
+    match = _lock_match(match_id)
+    if match.status != Status.OPEN or match.open_until is None or match.open_until > timezone.now():
+        return False
+    seats = _seats_locked(match)
+    _cancel_open(match, seats, _expiry_words(seats), actor=None)
+    return True
+
+
+def _expiry_words(seats: list[Seat]) -> str:
+    """"Bob did not answer the invitation in 14 days, so the match is cancelled." """
+    silent = [seat.user.public_name for seat in seats if seat.user_id and not seat.accepted]
+    free = sum(seat.is_open for seat in seats)
+    parts = []
+    if silent:
+        parts.append(f"{names_in_words(silent)} did not answer "
+                     f"{'the invitation' if len(silent) == 1 else 'their invitations'}")
+    if free:
+        parts.append("nobody took the open seat" if free == 1 else f"nobody took the {free} open seats")
+    what = " and ".join(parts) or "nobody took the match up"  # not reached: an open match waits for someone
+    return f"{what[:1].upper()}{what[1:]} in {settings.OPEN_MATCH_EXPIRY_DAYS} days, so the match is cancelled."
+
+
+@transaction.atomic
+def invitation_expiry_tell(*, match_id: int) -> int:
+    """``OPEN_MATCH_WARN_DAYS`` before an open match runs out: tell the invited players who have
+    not answered yet, once (``open_until_told``, set under the row lock). How many were told."""
+    now = timezone.now()
+    match = _lock_match(match_id)
+    if (match.status != Status.OPEN or match.open_until_told or match.open_until is None
+            or not now < match.open_until <= now + timedelta(days=settings.OPEN_MATCH_WARN_DAYS)):
+        return 0
+    match.open_until_told = True
+    match.save(update_fields=["open_until_told"])
+    silent = [seat.user for seat in _seats_locked(match) if seat.user_id and not seat.accepted and seat.user.is_active]
+    for user in silent:
+        _notify(user, match, Notification.Kind.INVITATION, "invitation_expiring",
+                {"creator": match.created_by, "open_until": match.open_until})
+    return len(silent)
 
 
 # --- playing -------------------------------------------------------------------------
@@ -937,11 +996,8 @@ def match_cancel(*, match_id: int, user: User) -> Match:
         raise ServiceError(NOT_OPEN_ANY_MORE.get(match.status, NOT_OPEN))
     if match.created_by_id != user.pk:
         raise NotAllowed(ONLY_CREATOR_CANCELS)
-    why = f"{user.public_name} withdrew the match before it started."
-    _set_status(match, Status.ABORTED, reason=why, actor=user, in_log=True)
-    match.finished_at = timezone.now()
-    match.save(update_fields=["status", "finished_at"])
-    _tell_players(match, _seats_locked(match), why, but=user)  # those invited and those who joined
+    # Those invited and those who joined hear of it.
+    _cancel_open(match, _seats_locked(match), f"{user.public_name} withdrew the match before it started.", actor=user)
     return match
 
 

@@ -1,7 +1,8 @@
 """Thin, idempotent Celery tasks. They take ids (and the version they were made for)
 and call services; the periodic sweeps (Celery beat) redo whatever a lost or failed
-task left and apply everything that is due: deadlines, reminders, digests, vacations; once a
-day ``clear_expired`` clears what only grows (``games/housekeeping.py``).
+task left and apply everything that is due: deadlines, reminders, digests, vacations, open
+matches that waited too long; once a day ``clear_expired`` clears what only grows
+(``games/housekeeping.py``).
 
 A web request never waits on the broker: a failed publish trips a breaker that skips
 publishing for ``BROKER_PAUSE_SECONDS``; the rows stay in the database and the relay
@@ -21,7 +22,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from games import housekeeping, services
-from games.models import Notification, Seat, Status
+from games.models import Match, Notification, Seat, Status
 
 log = logging.getLogger(__name__)
 
@@ -108,6 +109,29 @@ def sweep_vacations() -> int:
         else:
             ended += 1
     return ended
+
+
+@shared_task(ignore_result=True)
+def sweep_open_matches() -> dict[str, int]:
+    """Cancel the matches still waiting for players at their ``open_until``, and tell the invited
+    players who have not answered ``OPEN_MATCH_WARN_DAYS`` before. Each match goes through a
+    service that locks it and re-checks, so a join that got in first wins and two sweeps at once
+    act once; a batch a run, oldest first, the next run takes the rest."""
+    now = timezone.now()
+    waiting = Match.objects.filter(status=Status.OPEN).order_by("open_until")
+    expired = list(waiting.filter(open_until__lte=now).values_list("pk", flat=True)[:SWEEP_BATCH])
+    to_tell = list(waiting.filter(open_until__gt=now, open_until_told=False,
+                                  open_until__lte=now + timedelta(days=settings.OPEN_MATCH_WARN_DAYS))
+                   .values_list("pk", flat=True)[:SWEEP_BATCH])
+    done = {"cancelled": 0, "told": 0}
+    for name, service, match_ids in (("cancelled", services.match_expire, expired),
+                                     ("told", services.invitation_expiry_tell, to_tell)):
+        for match_id in match_ids:
+            try:
+                done[name] += service(match_id=match_id)
+            except Exception:
+                log.exception("%s for open match %s failed; the next sweep tries again.", service.__name__, match_id)
+    return done
 
 
 @shared_task(ignore_result=True)

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import io
+from datetime import timedelta
 
 import pytest
 from django.core.management import call_command
 
 from accounts.models import User
-from games.models import Match
+from games.models import Match, Status
 
 pytestmark = pytest.mark.django_db
 
@@ -44,3 +45,11 @@ def test_a_second_run_on_the_same_database_keeps_and_prints_the_same_passwords(s
 
     assert seed_demo() == first
     assert User.objects.filter(username__in=["alice", "bob", "staff"]).count() == 3
+
+
+def test_the_demo_matches_waiting_for_players_get_their_whole_time_from_the_seeding(settings, tmp_path, clock):
+    settings.VAR_DIR = tmp_path
+    seed_demo()
+    waiting = Match.objects.filter(status=Status.OPEN)
+    assert waiting.count() == 2, "an invitation to alice and an open challenge"
+    assert {match.open_until for match in waiting} == {clock.now + timedelta(days=settings.OPEN_MATCH_EXPIRY_DAYS)}
