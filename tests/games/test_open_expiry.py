@@ -280,3 +280,12 @@ def test_matches_waiting_when_expiry_came_in_get_the_whole_time_from_the_upgrade
     assert Match.objects.get(pk=waiting.pk).open_until == clock.now + timedelta(days=DAYS)
     assert Match.objects.get(pk=started.pk).open_until is None
     assert tasks.sweep_open_matches() == {"cancelled": 0, "told": 0}, "nobody is cancelled without a warning"
+
+
+def test_the_invitation_says_by_when_to_answer_on_the_players_clock(clock, alice, bob):
+    bob.time_zone = "Asia/Tokyo"
+    bob.save(update_fields=["time_zone"])
+    clock.now = clock.now.replace(year=2026, month=11, day=28, hour=0, minute=0, second=0, microsecond=0)
+    match = invite(alice, bob)
+    [invitation] = Notification.objects.filter(match=match, kind=Notification.Kind.INVITATION)
+    assert "Please answer by Saturday 12 December 2026, 09:00 JST (Asia/Tokyo)" in invitation.body
