@@ -65,6 +65,7 @@ from allauth.account.models import EmailAddress
 from django.conf import settings
 from django.contrib.auth.hashers import make_password
 from django.db import connection, connections
+from django.test.utils import override_settings
 from django.utils import timezone
 
 from accounts.models import User
@@ -426,6 +427,7 @@ def make_players(count: int) -> list[User]:
     return users
 
 
+@override_settings(INVITATIONS_PER_DAY=sys.maxsize)  # many matches among few players pass a day's invitations
 def make_matches(count: int, users: list[User]) -> list[tuple[Match, list[User]]]:
     """Matches of the mix, their human seats given to the players in turn, never one player twice."""
     matches, turn = [], 0

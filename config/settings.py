@@ -297,6 +297,17 @@ MAIL_FILES_KEEP_DAYS = env_int("MAIL_FILES_KEEP_DAYS", 14)
 if MAIL_FILES_KEEP_DAYS < 1:
     refuse_to_start(f"MAIL_FILES_KEEP_DAYS must be at least 1, not {MAIL_FILES_KEEP_DAYS}.")
 
+# --- what one player may ask of the others (games.services.match_create; staff are not limited) ----------
+# Far above what anyone playing needs (correspondence matches wait days for players), low enough that one
+# player cannot fill the lobby or another player's inbox: every invitation is an email.
+# Matches a player created that still wait for players (open challenges and unanswered invitations);
+# a match against AI players only starts at once and is never counted.
+OPEN_MATCHES_PER_PLAYER = 20
+# Invitations from one player to the same player that wait for an answer at once.
+PENDING_INVITATIONS_TO_ONE_PLAYER = 3
+# Invitations one player sends (rematches that invite included) in any 24 hours.
+INVITATIONS_PER_DAY = 50
+
 # --- the web -------------------------------------------------------------------
 LANGUAGE_CODE = "en-us"
 TIME_ZONE = "UTC"

@@ -184,6 +184,9 @@ class Seat(models.Model):
     taken_over_at = models.DateTimeField(null=True, blank=True)
     # An invited player is seated but has not accepted yet.
     accepted = models.BooleanField(default=True)
+    # The creator offered this seat to its player (an invitation, answered or not), rather than
+    # someone joining an open seat: what the daily limit on invitations counts.
+    invited = models.BooleanField(default=False)
     to_act = models.BooleanField(default=False, help_text="This seat must move now.")
     # The clock. ``deadline`` runs while the seat is to act (null: no clock or stopped);
     # ``clock_started_at`` is when it was last set going (the turn's start, the end of a

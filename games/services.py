@@ -96,6 +96,16 @@ UNCONFIRMED_PLAYER = ("“{name}” has not confirmed their email address yet, s
                       "Invite them once they have.")
 INVITED_SELF = "You cannot invite yourself; you already have a seat."
 INVITED_TWICE = "“{name}” is invited twice."
+# The limits on what one player may ask of the others (settings.OPEN_MATCHES_PER_PLAYER and the next two).
+TOO_MANY_OPEN = ("You already have {count} matches waiting for players, the most one player may have at once. "
+                 "Cancel one of them (on its page), or wait until players join them, before you start another. "
+                 "A match against the AI alone starts at once, so you may start one of those.")
+TOO_MANY_INVITATIONS_TO_ONE = ("“{name}” has {count} of your invitations still to answer, the most one player may "
+                               "have from another at once. Wait for their answers, or cancel one of those matches, "
+                               "before you invite them again.")
+TOO_MANY_INVITATIONS_A_DAY = ("You sent {sent} invitation{s} in the last 24 hours and this match would send {new} "
+                              "more: one player may send at most {most} a day. Leave seats open for anyone to join "
+                              "instead, or invite again tomorrow.")
 UNKNOWN_AI_LEVEL = "{game} has no AI level {level}."
 ONLY_CREATOR_CANCELS = "Only the player who created this match can cancel it."
 TIME_RAN_OUT = "Your time for this move ran out."
@@ -614,6 +624,7 @@ def match_create(
     options = game.resolve_options(options)
     seed = new_seed()
     state = game.initial_state(len(seats), options, seed)  # ValueError for a bad player count
+    _within_limits(creator, seats)
     match = Match.objects.create(
         game=game.slug, options=options, state=game.dump(state), seed=seed, created_by=creator,
         rematch_of=rematch_of, open_to_all=any(spec.kind == "open" for spec in seats), open_until=_open_until(),
@@ -631,7 +642,8 @@ def match_create(
                 raise ServiceError(UNKNOWN_AI_LEVEL.format(game=game.name, level=spec.ai_level))
             seat.ai_level = spec.ai_level
         elif spec.kind == "user":
-            seat.user, seat.accepted = invitee(name=spec.username, creator=creator, invited=invited), False
+            seat.user = invitee(name=spec.username, creator=creator, invited=invited)
+            seat.accepted, seat.invited = False, True
         rows.append(seat)
     if sum(spec.kind == "creator" for spec in seats) != 1:
         raise ServiceError("The creator takes exactly one seat.")
@@ -661,8 +673,39 @@ def invitee(*, name: str, creator: User, invited: set[int]) -> User:
         raise ServiceError(UNCONFIRMED_PLAYER.format(name=name))
     if user.pk in invited:
         raise ServiceError(INVITED_TWICE.format(name=user.username))
+    if not creator.is_staff:  # one player's invitations must not fill another's inbox
+        waiting = Seat.objects.filter(user=user, accepted=False, match__created_by=creator,
+                                      match__status=Status.OPEN).count()
+        if waiting >= settings.PENDING_INVITATIONS_TO_ONE_PLAYER:
+            raise ServiceError(TOO_MANY_INVITATIONS_TO_ONE.format(name=user.public_name, count=waiting))
     invited.add(user.pk)
     return user
+
+
+def _within_limits(creator: User, seats: list[SeatSpec]) -> None:
+    """Refuse a match that would leave its creator with too many matches waiting for players
+    (the lobby is everyone's) or send too many invitations in a day (each one is an email);
+    the limit on invitations to one player is ``invitee``'s. Staff are not limited: they
+    can do far more from the admin, and may set up many matches for an event.
+
+    The creator's row is locked until the match is stored, so two matches sent at once (two
+    tabs, a script) are counted one after the other and cannot both pass the last free place.
+    A match against the AI alone starts at once: it waits for nobody and is not limited."""
+    new_invitations = sum(spec.kind == "user" for spec in seats)
+    if creator.is_staff or not any(spec.kind in ("open", "user") for spec in seats):
+        return
+    _limit_waits()
+    # no_key, as vacation_start: a move in another match writes rows pointing at this user.
+    User.objects.select_for_update(no_key=True).filter(pk=creator.pk).values_list("pk").get()
+    waiting = Match.objects.filter(created_by=creator, status=Status.OPEN).count()
+    if waiting >= settings.OPEN_MATCHES_PER_PLAYER:
+        raise ServiceError(TOO_MANY_OPEN.format(count=waiting))
+    if new_invitations:
+        sent = Seat.objects.filter(invited=True, match__created_by=creator,
+                                   match__created_at__gt=timezone.now() - timedelta(days=1)).count()
+        if sent + new_invitations > settings.INVITATIONS_PER_DAY:
+            raise ServiceError(TOO_MANY_INVITATIONS_A_DAY.format(sent=sent, s=pluralize(sent), new=new_invitations,
+                                                                 most=settings.INVITATIONS_PER_DAY))
 
 
 def clock_fields(clock: ClockSpec, *, players: int) -> dict:

@@ -813,7 +813,10 @@ def test_dashboard_query_count_does_not_grow_with_the_number_of_matches(client, 
 
 
 def test_lobby_and_dashboard_query_counts_do_not_grow_with_invitations_challenges_or_former_seats(
-        client, alice, bob, carol):
+        client, alice, bob, carol, settings):
+    # Bob alone makes them all: past what one player may have waiting (24) and invite Alice to (12).
+    settings.OPEN_MATCHES_PER_PLAYER = settings.PENDING_INVITATIONS_TO_ONE_PLAYER = 100
+
     def add(count):
         for _ in range(count):
             services.match_create(creator=bob, game_slug="mancala", options={},
