@@ -80,9 +80,11 @@ def finished_matches(request):
 @require_safe
 @never_cache  # Back to it must show the matches as they stand, and nothing of them once signed out
 def lobby(request):
+    open_matches = selectors.lobby_open_matches(request.user)
     return render(request, "games/lobby.html", {
         "games": all_games(),
-        "open_matches": selectors.lobby_open_matches(request.user),
+        "open_matches": open_matches,
+        "more_may_wait": len(open_matches) == selectors.LOBBY_SHOWN,
         "invitations": selectors.invitations_for(request.user),
         "now": timezone.now(),  # who is on vacation
     })

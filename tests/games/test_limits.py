@@ -3,6 +3,7 @@ and invitations (each one is an email). See settings.OPEN_MATCHES_PER_PLAYER and
 
 from __future__ import annotations
 
+import re
 from importlib import import_module
 
 import pytest
@@ -13,10 +14,12 @@ from django.urls import reverse
 
 from games import services
 from games.models import Match, Notification, Seat, Status
+from games.selectors import LOBBY_SHOWN
 from games.services import SeatSpec
 from tests.conftest import make_user, start_match
 from tests.games.test_notifications import sweep
 from tests.games.test_race import hold_the_lock_longer, require_postgresql, run_together
+from tests.games.test_views import count_queries
 
 OPEN = [SeatSpec("creator"), SeatSpec("open")]
 AGAINST_AI = [SeatSpec("creator"), SeatSpec("ai", ai_level=1)]
@@ -170,6 +173,21 @@ def test_a_match_stored_marks_its_invitations_and_not_its_joined_seats(alice, bo
     services.match_join(match_id=match.pk, user=carol)
     assert {seat.user: seat.invited for seat in match.seats.all()} == {alice: False, bob: True, carol: False}
 
+
+
+def test_the_lobby_lists_the_newest_challenges_only_however_many_players_post(client, carol):
+    """A flood of challenges from many players makes no longer page and no more queries."""
+    players = [make_user(f"poster{n}") for n in range(3)]
+    posted = [create(players[n % 3], OPEN).pk for n in range(2)]
+    client.force_login(carol)
+    few = count_queries(client, "get", reverse("lobby"))
+    assert "older ones may be waiting too" not in client.get(reverse("lobby")).content.decode()
+    posted += [create(players[n % 3], OPEN).pk for n in range(LOBBY_SHOWN + 3)]
+
+    assert count_queries(client, "get", reverse("lobby")) == few
+    page = client.get(reverse("lobby")).content.decode()
+    assert [int(pk) for pk in re.findall(r"Mancala #(\d+)<", page)] == posted[::-1][:LOBBY_SHOWN]
+    assert f"The newest {LOBBY_SHOWN} are listed; older ones may be waiting too." in page
 
 
 def test_upgrading_marks_the_invitations_still_waiting(alice, bob, carol):
