@@ -76,6 +76,7 @@ NO_WEBHOOK_NOW = "They have no webhook any more, so it is not sent again."
 NO_EMAIL_NOW = "They have no email address any more, so it is not sent again."
 NOTHING_TO_RESEND = "It has no text to send again (a digest is written when it goes out, and this one never did)."
 ACCOUNT_CLOSED = "Their account is closed, so nothing more is sent to them."
+CREATOR_CLOSED = "Your account is closed, so no match was made."
 NOT_YOUR_TURN = "It is not your turn."
 NOT_YOUR_MATCH = "You are not playing in this match."
 NOT_FINISHED = "A rematch can only follow a match that was played to the end."
@@ -696,7 +697,8 @@ def _within_limits(creator: User, seats: list[SeatSpec]) -> None:
         return
     _limit_waits()
     # no_key, as vacation_start: a move in another match writes rows pointing at this user.
-    User.objects.select_for_update(no_key=True).filter(pk=creator.pk).values_list("pk").get()
+    if not User.objects.select_for_update(no_key=True).filter(pk=creator.pk).values_list("is_active", flat=True).get():
+        raise ServiceError(CREATOR_CLOSED)  # the account was closed meanwhile: nobody could ever settle this match
     waiting = Match.objects.filter(created_by=creator, status=Status.OPEN).count()
     if waiting >= settings.OPEN_MATCHES_PER_PLAYER:
         raise ServiceError(TOO_MANY_OPEN.format(count=waiting))

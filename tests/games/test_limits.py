@@ -199,3 +199,15 @@ def test_upgrading_marks_the_invitations_still_waiting(alice, bob, carol):
 
     assert set(Seat.objects.filter(invited=True).values_list("match", "user")) == {(waiting.pk, bob.pk)}
     assert answered.seats.filter(invited=True).count() == 0, "an answered invitation is not told from a joined seat"
+
+
+def test_a_match_sent_while_its_creator_closes_their_account_is_not_made(alice, bob):
+    """The account closed between the page and the create (its row locked since): the match would
+    have waited for a player nobody can ever hear from, its creator's matches already settled."""
+    User = type(alice)
+    User.objects.filter(pk=alice.pk).update(is_active=False)  # the request still holds the signed-in user
+    before = stored()
+    for seats in (OPEN, inviting(bob)):
+        with pytest.raises(services.ServiceError, match=re.escape(services.CREATOR_CLOSED)):
+            create(alice, seats)
+    assert stored() == before
