@@ -14,6 +14,9 @@ from games.services import ClockSpec, SeatSpec
 POSITIONS = [("first", "I move first"), ("last", "I move last"), ("random", "Random seat")]
 INVITE_NEEDS_NAME = "Type the username or display name of the player you invite."
 NO_ONE_ELSE = "Choose who plays on the other seat."
+# The one <datalist> of recent opponents that every invite field offers (``MatchCreateForm.suggest``).
+SUGGESTIONS_ID = "recent-opponents"
+SUGGESTIONS_HELP = "Players you played with lately are suggested as you type."
 # An option's values in a sentence, under its field; the game's "How to play" page explains them in full.
 OPTION_HELP = {
     "mancala": {
@@ -80,11 +83,13 @@ class MatchCreateForm(FocusFirstRefused, forms.Form):
     # One per form shown: the same form sent again (Back, then Create) finds the match it made.
     # (No length limit here: a hidden field's refusal would show nowhere. The view reads at most FORM_TOKEN_LENGTH.)
     form_token = forms.CharField(widget=forms.HiddenInput, required=False)
+    suggestions_id = SUGGESTIONS_ID
 
     def __init__(self, game: Game, *args, creator: User, **kwargs):
         super().__init__(*args, **kwargs)
         self.game = game
         self.creator = creator
+        self.suggestions: list[tuple[str, str]] = []  # (username, display name or ""): ``suggest``
         unused = CLOCK_FIELDS_UNUSED.get(self.data.get("time_control") or TimeControl.NONE, ()) if self.is_bound else ()
         if unused:  # hidden on the page: a value left there (a 0 typed before switching) must not refuse the form
             self.data = self.data.copy()
@@ -111,6 +116,18 @@ class MatchCreateForm(FocusFirstRefused, forms.Form):
             self.fields[f"invite_{number}"] = forms.CharField(
                 label=f"Username or display name to invite (opponent {number})", required=False, max_length=150
             )
+
+    def suggest(self, players: list[User]) -> None:
+        """Offer ``players`` in every invite field: each option fills in a username (which the form
+        accepts as it accepts a display name) and shows the display name beside it."""
+        self.suggestions = [(player.username, player.display_name if player.display_name != player.username else "")
+                            for player in players]
+        if not self.suggestions:
+            return
+        for number in range(1, self.game.max_players):
+            self.fields[f"invite_{number}"].widget.attrs["list"] = SUGGESTIONS_ID
+            # On the bound field: a sent form made it (and read the field's help) when it was checked.
+            self[f"invite_{number}"].help_text = SUGGESTIONS_HELP
 
     def seat_rows(self):
         """(seat field, invite field) pairs for the template."""

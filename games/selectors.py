@@ -8,9 +8,9 @@ from operator import or_
 from typing import NamedTuple
 
 from allauth.account.models import EmailAddress
-from django.db.models import Count, Exists, F, IntegerField, OuterRef, Prefetch, Q, QuerySet, Subquery
+from django.db.models import Count, Exists, F, IntegerField, Max, OuterRef, Prefetch, Q, QuerySet, Subquery
 from django.db.models.fields.json import KeyTextTransform, KeyTransform
-from django.db.models.functions import Cast
+from django.db.models.functions import Cast, Coalesce
 from django.db.models.lookups import Exact, IsNull
 from django.utils import timezone
 
@@ -25,6 +25,7 @@ IN_PLAY_SHOWN = 50  # matches in play on a player's page
 # Open challenges the lobby lists, the newest first: however many players post them, the page stays small
 # (10,000 open challenges of 500 players: 50 rows, 23 KB, the same 5 queries, the list's under 1 ms by its index).
 LOBBY_SHOWN = 50
+SUGGESTED_OPPONENTS = 20  # names the new-match form offers in its invite fields
 # The match page records its viewer at most this often (one conditional UPDATE).
 PRESENCE_WRITE_SECONDS = 30
 
@@ -165,6 +166,22 @@ def with_resend_facts(notifications: QuerySet[Notification]) -> QuerySet[Notific
     theirs = Seat.objects.filter(match=OuterRef("match"), user=OuterRef("user"))
     return notifications.annotate(their_turn=Exists(theirs.filter(to_act=True, match__status=Status.ACTIVE)),
                                   still_invited=Exists(theirs.filter(accepted=False, match__status=Status.OPEN)))
+
+
+def recent_opponents(user: User) -> list[User]:
+    """The players ``user`` shared a match with lately (its last move, or its start), the latest
+    first, each once, at most ``SUGGESTED_OPPONENTS``: those the new-match form would let them
+    invite (``services.invitee``: an open account, a confirmed address). One query, from the
+    player's own seats (a match whose seat the AI took from them counts)."""
+    mine = Seat.objects.filter(Q(user=user) | Q(former_user=user)).values("match_id")
+    confirmed = EmailAddress.objects.filter(user=OuterRef("pk"), verified=True)
+    return list(
+        User.objects.filter(Exists(confirmed), is_active=True, seats__match__in=mine)
+        .exclude(pk=user.pk)
+        .annotate(last_played=Max(Coalesce("seats__match__last_move_at", "seats__match__created_at")))
+        .order_by("-last_played", "pk")
+        .only("username", "display_name")[:SUGGESTED_OPPONENTS]
+    )
 
 
 # --- a player's page ---------------------------------------------------------------------

@@ -127,8 +127,15 @@ def match_new(request, slug: str):
                 if token:
                     request.session[FORMS_SENT] = dict([*made.items(), (key, match.pk)][-FORMS_REMEMBERED:])
                 return redirect("match_detail", pk=match.pk)
-        return render(request, "games/match_new.html", {"game": game, "form": form}, status=400)
-    return render(request, "games/match_new.html", {"game": game, "form": form})
+        return _match_new_page(request, game, form, status=400)
+    return _match_new_page(request, game, form)
+
+
+def _match_new_page(request, game, form: MatchCreateForm, *, status: int = 200):
+    """The form as drawn, its invite fields suggesting the player's recent opponents (looked
+    up only here: a form that makes its match draws no page)."""
+    form.suggest(selectors.recent_opponents(request.user))
+    return render(request, "games/match_new.html", {"game": game, "form": form}, status=status)
 
 
 def _challenged(request) -> dict:

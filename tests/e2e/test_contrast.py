@@ -183,6 +183,7 @@ def test_text_and_marks_on_every_page_have_aa_contrast(browser: Browser, live_se
     pages = [reverse("dashboard"), reverse("finished_matches"), reverse("lobby"), reverse("profile"),
              reverse("player", args=["quinn"]),
              *(reverse("match_new", args=[slug]) for slug in GAMES),
+             reverse("match_new", args=["jeexa"]) + "?invite=quinn",  # an invite field shown, with its help
              *(reverse("match_detail", args=[match.pk]) for match in playing + ended),
              *(reverse("match_replay", args=[match.pk]) + "?ply=5" for match in ended)]
     low: dict[str, list[str]] = {}

@@ -9,7 +9,7 @@ import pytest
 from django.urls import reverse
 from playwright.sync_api import expect
 
-from tests.conftest import make_user
+from tests.conftest import make_user, start_match
 from tests.e2e.pages import log_in
 
 pytestmark = [pytest.mark.e2e]
@@ -82,3 +82,27 @@ def test_back_to_the_form_its_clock_fields_are_those_of_the_time_control_chosen(
     expect(page.get_by_label("When a clock runs out")).to_be_enabled()
     for label in ("Time bank: days at the start", "Days added per move", "At most (days)"):
         expect(page.get_by_label(label)).to_be_disabled()
+
+
+def test_the_invite_fields_suggest_recent_opponents(page, live_server, db):
+    """The browser ties every invite field to the one list: each suggestion shows the display name and
+    fills in the username, which the form accepts."""
+    petra = make_user("petra")
+    start_match(petra, make_user("quinn", display_name="Quinn"))
+    start_match(petra, ai_level=1)
+    log_in(page, live_server.url, "petra")
+    page.goto(live_server.url + reverse("match_new", args=["jeexa"]))
+    invites = page.get_by_label(re.compile(r"to invite \(opponent \d\)"))
+    suggestions = invites.evaluate_all("fields => fields.map(f => [...f.list.options].map(o => [o.value, o.label]))")
+    assert suggestions == [[["quinn", "Quinn"]]] * 7
+
+    page.get_by_role("combobox", name="Opponent 1").select_option(label="Invite a player")
+    invite = page.get_by_label("Username or display name to invite (opponent 1)")
+    expect(invite).to_have_accessible_description("Players you played with lately are suggested as you type.")
+    # Announced as a field with suggestions. (Headless Chromium draws no list to pick from with the
+    # arrow keys, so the test types what picking "Quinn" fills in.)
+    expect(page.get_by_role("combobox", name="Username or display name to invite (opponent 1)")).to_be_visible()
+    invite.fill("quinn")
+    page.get_by_role("button", name="Create match").click()
+    expect(page).to_have_url(re.compile(r"/matches/\d+/$"))
+    expect(page.get_by_text("Waiting for Quinn to accept")).to_be_visible()

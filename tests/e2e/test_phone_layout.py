@@ -157,6 +157,7 @@ def test_no_page_scrolls_sideways_on_a_phone(browser, screen, live_server, db, m
     pages = [reverse("home"), reverse("dashboard"), reverse("finished_matches"), reverse("lobby"), reverse("profile"),
              reverse("player", args=["quinn"]), reverse("player", args=["petra"]),
              *(reverse("match_new", args=[slug]) for slug in GAMES),
+             reverse("match_new", args=["jeexa"]) + "?invite=quinn",  # an invite field shown, with its help
              *(reverse("game_rules", args=[slug]) for slug in GAMES),
              *(reverse("match_detail", args=[match.pk]) for match in matches.values()),
              *(reverse("match_replay", args=[match.pk]) for match in matches.values())]
