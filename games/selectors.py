@@ -8,7 +8,7 @@ from operator import or_
 from typing import NamedTuple
 
 from allauth.account.models import EmailAddress
-from django.db.models import Count, Exists, F, IntegerField, Max, OuterRef, Prefetch, Q, QuerySet, Subquery
+from django.db.models import Case, Count, Exists, F, IntegerField, Max, OuterRef, Prefetch, Q, QuerySet, Subquery, When
 from django.db.models.fields.json import KeyTextTransform, KeyTransform
 from django.db.models.functions import Cast, Coalesce
 from django.db.models.lookups import Exact, IsNull
@@ -19,7 +19,6 @@ from games.engine import all_games
 from games.engine.base import Game
 from games.models import Match, MatchEvent, MoveRecord, Notification, Seat, Status, poll_token
 
-FAR_FUTURE = datetime.max.timestamp()
 LATEST_FINISHED = 20  # finished matches on My matches (and on a player's page); the rest are a page away
 IN_PLAY_SHOWN = 50  # matches in play on a player's page
 # Open challenges the lobby lists, the newest first: however many players post them, the page stays small
@@ -35,23 +34,19 @@ def _with_seats(matches: QuerySet[Match]) -> QuerySet[Match]:
     return matches.prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("user", "former_user")))
 
 
+# The least time left first; without a clock, the one that has waited longest for the player (the
+# earliest last move).
+URGENCY = (F("my_deadline").asc(nulls_last=True), Coalesce("last_move_at", "created_at").asc(), "pk")
+
+
 def matches_of(user: User) -> list[Match]:
     """The player's matches: "your turn" first (the least time left first), then the rest in
     play, waiting, and the latest finished (all of them: ``finished_matches_of``). Matches
     whose seat the AI took from the player are there too (``seated`` is False): the player
     may still watch them."""
-    matches = _of_player(user)
-    live = list(matches.filter(status__in=[Status.ACTIVE, Status.OPEN]))
-    done = list(finished_matches_of(user)[:LATEST_FINISHED])
-    order = {Status.ACTIVE: 1, Status.OPEN: 2}
-    live.sort(key=lambda m: (not m.my_turn, order[m.status], *_urgency(m)))
-    return live + done
-
-
-def _urgency(match: Match) -> tuple[float, float]:
-    """The least time left first; without a clock, the one that waits longest."""
-    return (match.my_deadline.timestamp() if match.my_deadline else FAR_FUTURE,
-            -(match.last_move_at or match.created_at).timestamp())
+    live = _of_player(user).filter(status__in=[Status.ACTIVE, Status.OPEN]).order_by(
+        F("my_turn").desc(), Case(When(status=Status.ACTIVE, then=0), default=1), *URGENCY)
+    return list(live) + list(finished_matches_of(user)[:LATEST_FINISHED])
 
 
 def finished_matches_of(user: User) -> QuerySet[Match]:
@@ -78,7 +73,7 @@ def _of_player(user: User) -> QuerySet[Match]:
 def matches_to_act(user: User) -> list[Match]:
     """Matches in play waiting for the player, the least time left first (for the digest):
     these alone (it read all the player's live and latest finished matches to pick them)."""
-    return sorted(_of_player(user).filter(status=Status.ACTIVE, my_turn=True), key=_urgency)
+    return list(_of_player(user).filter(status=Status.ACTIVE, my_turn=True).order_by(*URGENCY))
 
 
 def _open_seat() -> Exists:
