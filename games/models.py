@@ -217,6 +217,9 @@ class Seat(models.Model):
             models.Index(fields=["deadline"], condition=Q(deadline__isnull=False), name="seat_deadline_running"),
             # The AI sweep reads only the AI seats to act, not every seat ever played.
             models.Index(fields=["match"], condition=Q(to_act=True, ai_level__isnull=False), name="seat_ai_to_act"),
+            # Invitations waiting for an answer, a few among all the player's seats: with ("user", "to_act"),
+            # the top bar's count of matches waiting reads those seats alone (selectors.waiting_count).
+            models.Index(fields=["user"], condition=Q(accepted=False), name="seat_invited"),
         ]
 
     def __str__(self) -> str:

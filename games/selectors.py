@@ -17,7 +17,7 @@ from django.utils import timezone
 from accounts.models import User
 from games.engine import all_games
 from games.engine.base import Game
-from games.models import Match, MatchEvent, MoveRecord, Notification, Seat, Status, poll_token
+from games.models import Match, MatchEvent, MoveRecord, Notification, Seat, Status, poll_token, seat_names
 
 LATEST_FINISHED = 20  # finished matches on My matches (and on a player's page); the rest are a page away
 IN_PLAY_SHOWN = 50  # matches in play on a player's page
@@ -49,6 +49,18 @@ def matches_of(user: User) -> list[Match]:
     return list(live) + list(finished_matches_of(user)[:LATEST_FINISHED])
 
 
+def _your_turn() -> Q:
+    """A seat (with ``user``) whose player must move now: "your turn" wherever the site says it
+    (My matches, the digest, the top bar's count, the match page's next match)."""
+    return Q(to_act=True, match__status=Status.ACTIVE)
+
+
+def _invited() -> Q:
+    """A seat (with ``user``) offered to a player who has not answered yet, in a match that can
+    still start (``invitations_for``; the top bar counts them)."""
+    return Q(accepted=False, match__status=Status.OPEN) & ~Q(_waits_for_a_closed_account("match"))
+
+
 def finished_matches_of(user: User) -> QuerySet[Match]:
     """The player's finished and aborted matches, the latest to end first (a page at a time):
     a match begun long ago that ended today leads the list."""
@@ -64,8 +76,8 @@ def _of_player(user: User) -> QuerySet[Match]:
     return _with_seats(
         Match.objects.filter(pk__in=mine)
         .annotate(seated=Exists(seat_of_user),
-                  my_turn=Exists(seat_of_user.filter(to_act=True)),
-                  my_deadline=Subquery(seat_of_user.filter(to_act=True).values("deadline")[:1]))
+                  my_turn=Exists(seat_of_user.filter(_your_turn())),
+                  my_deadline=Subquery(seat_of_user.filter(_your_turn()).values("deadline")[:1]))
         .order_by("-created_at", "-pk")
     )
 
@@ -73,18 +85,43 @@ def _of_player(user: User) -> QuerySet[Match]:
 def matches_to_act(user: User) -> list[Match]:
     """Matches in play waiting for the player, the least time left first (for the digest):
     these alone (it read all the player's live and latest finished matches to pick them)."""
-    return list(_of_player(user).filter(status=Status.ACTIVE, my_turn=True).order_by(*URGENCY))
+    return list(_of_player(user).filter(my_turn=True).order_by(*URGENCY))
+
+
+def waiting_count(user: User) -> int:
+    """How many matches wait for the player: their turn, or an invitation to answer (the top
+    bar's "My matches (3)"). One query on the player's seats, however many matches they have: each
+    kind read by its own index (with one ``OR`` PostgreSQL joined every match in play instead)."""
+    turns = Seat.objects.filter(_your_turn(), user=user).order_by().values("match")
+    return turns.union(Seat.objects.filter(_invited(), user=user).order_by().values("match")).count()
+
+
+class NextMatch(NamedTuple):
+    match: Match
+    others: list[str]  # the other players' names, as the seat list gives them
+
+
+def next_match_to_act(user: User, *, besides: int) -> NextMatch | None:
+    """The match other than ``besides`` that waits for the player's move with the least time
+    left (the first of My matches), with the names of the others in it: one query, for its seats."""
+    first = _of_player(user).filter(my_turn=True).exclude(pk=besides).order_by(*URGENCY).values("pk")[:1]
+    seats = list(Seat.objects.filter(match=Subquery(first)).select_related("match", "user").defer("match__state"))
+    if not seats:
+        return None
+    names = seat_names(seats)
+    return NextMatch(seats[0].match, [names[seat.number] for seat in seats if seat.user_id != user.pk])
 
 
 def _open_seat() -> Exists:
     return Exists(Seat.objects.filter(match=OuterRef("pk"), user__isnull=True, ai_level__isnull=True))
 
 
-def _waits_for_a_closed_account() -> Exists:
+def _waits_for_a_closed_account(match_field: str = "pk") -> Exists:
     """A seat held or offered to a player whose account is closed: the match could never start.
     Closing an account cancels such matches (accounts.services.user_deactivate); these are
-    those of accounts closed before it did, until staff run ``close_deactivated_accounts``."""
-    return Exists(Seat.objects.filter(match=OuterRef("pk"), user__is_active=False))
+    those of accounts closed before it did, until staff run ``close_deactivated_accounts``.
+    ``match_field``: where the outer query has the match (a seat's is "match")."""
+    return Exists(Seat.objects.filter(match=OuterRef(match_field), user__is_active=False))
 
 
 def lobby_open_matches(user: User) -> list[Match]:
@@ -96,8 +133,7 @@ def lobby_open_matches(user: User) -> list[Match]:
 
 
 def invitations_for(user: User) -> list[Match]:
-    waiting = Seat.objects.filter(match=OuterRef("pk"), user=user, accepted=False)
-    matches = Match.objects.filter(status=Status.OPEN).filter(Exists(waiting)).exclude(_waits_for_a_closed_account())
+    matches = Match.objects.filter(Exists(Seat.objects.filter(_invited(), match=OuterRef("pk"), user=user)))
     return list(_with_seats(matches).select_related("created_by"))  # "Bob invites you"
 
 

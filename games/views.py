@@ -282,6 +282,9 @@ def _match_context(request, match: Match, *, error: str = "") -> dict:
         **_move_log(selectors.match_moves(match), selectors.match_log_events(match)),
         "now": timezone.now(),
         "board_template": f"games/boards/{game.slug}.html",
+        # Not their turn here (or no longer, after their move): where it is, the least time left first.
+        "next_match": None if my_seat and my_seat.to_act
+        else selectors.next_match_to_act(request.user, besides=match.pk),
         "poll_token": match.poll_token,
         "poll_seconds": POLL_SECONDS,
         "error": error,

@@ -82,7 +82,10 @@ function spoken(element) {
   return element.textContent.replace(/\s+/g, " ").trim();
 }
 
-document.addEventListener("htmx:afterSettle", () => {
+document.addEventListener("htmx:afterSettle", (event) => {
+  // The top bar's count of matches waiting comes with a redraw of the match (hx-swap-oob) and settles
+  // first, on its own: what follows is for the match's part, once it has settled.
+  if (event.target instanceof Element && event.target.closest(".topbar")) return;
   const announcer = document.getElementById("announcer");
   if (announcer) {
     const gained = logSeen === null ? []
