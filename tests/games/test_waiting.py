@@ -115,7 +115,8 @@ def queries(client, url: str, **headers) -> list[str]:
     return [query["sql"] for query in captured.captured_queries]
 
 
-def test_a_full_page_pays_one_count_query_for_2_matches_waiting_as_for_30(client, alice, bob):
+def test_a_full_page_pays_one_count_query_for_2_matches_waiting_as_for_30(client, alice, bob, settings):
+    settings.PENDING_INVITATIONS_TO_ONE_PLAYER = 20  # Bob invites Alice 15 times
     watched = start_match(bob, alice)  # Bob's turn: the page offers the next match waiting for Alice
     start_match(alice, bob)
     invite(bob, alice)  # as many kinds of rows as below: a list with none skips reading its seats
