@@ -283,7 +283,8 @@ def _match_context(request, match: Match, *, error: str = "") -> dict:
         "now": timezone.now(),
         "board_template": f"games/boards/{game.slug}.html",
         # Not their turn here (or no longer, after their move): where it is, the least time left first.
-        "next_match": None if my_seat and my_seat.to_act
+        # Nor while this match waits for their answer to its invitation: the Accept and Decline are here.
+        "next_match": None if my_seat and (my_seat.to_act or (match.status == Status.OPEN and not my_seat.accepted))
         else selectors.next_match_to_act(request.user, besides=match.pk),
         "poll_token": match.poll_token,
         "poll_seconds": POLL_SECONDS,

@@ -203,6 +203,23 @@ def test_the_link_is_not_shown_when_no_other_match_waits(client, alice, bob):
     assert next_match_link(client.get(reverse("match_detail", args=[only.pk])).content.decode()) is None
 
 
+def test_an_invitation_to_answer_shows_its_answer_not_the_next_match(client, alice, bob, carol):
+    """It waits for her answer ("Waiting for you to accept"), which is given here: no way away from it."""
+    start_match(alice, bob)  # her turn there
+    invitation = invite(bob, alice)
+    client.force_login(alice)
+    page = client.get(reverse("match_detail", args=[invitation.pk])).content.decode()
+    assert "Waiting for you to accept the invitation." in said(page) and next_match_link(page) is None
+    client.force_login(carol)  # Bob's challenge to anyone waits for nobody's answer but a join
+    open_one = services.match_create(creator=bob, game_slug="mancala", options={},
+                                     seats=[SeatSpec("creator"), SeatSpec("open")])
+    start_match(carol, bob)
+    assert next_match_link(client.get(reverse("match_detail", args=[open_one.pk])).content.decode()) is not None
+    client.force_login(bob)  # the creator waits for her answer: his other matches are where he acts
+    start_match(bob, carol)
+    assert next_match_link(client.get(reverse("match_detail", args=[invitation.pk])).content.decode()) is not None
+
+
 def test_without_a_clock_the_next_match_is_the_one_that_has_waited_longest(alice, bob):
     """As My matches orders them (tests/games/test_views.py)."""
     older, newer = start_match(alice, bob), start_match(alice, bob)
