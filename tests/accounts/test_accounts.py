@@ -615,6 +615,12 @@ def test_the_profile_says_which_names_others_invite_by(client, alice):
             "<strong>Alice</strong>.") in page
 
 
+def test_the_profile_links_to_ones_own_player_page(client, alice):
+    client.force_login(alice)
+    page = client.get(reverse("profile")).content.decode()
+    assert f'<a href="{reverse("player", args=["alice"])}">your player page</a>' in page
+
+
 def test_the_invite_field_asks_for_a_username_or_display_name(client, alice):
     client.force_login(alice)
     assert "Username or display name to invite" in client.get(reverse("match_new", args=["mancala"])).content.decode()
