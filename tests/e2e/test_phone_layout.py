@@ -40,11 +40,11 @@ SPLIT_NUMBERS = """() => [...document.querySelectorAll("main td:not(.jx-cell)")]
     range.selectNodeContents(td);
     return new Set([...range.getClientRects()].map(rect => Math.round(rect.top))).size > 1;
 }).map(td => td.textContent.trim())"""
-# Words of the match lists broken over two lines ("Finishe" above "d"); a player's name may
-# wrap anywhere (40 letters without a space must), the other columns' words may not.
+# Words of the match lists broken over two lines ("Finishe" above "d", a player's record's "Manc" above
+# "ala"); a player's name may wrap anywhere (40 letters without a space must), the other columns' words may not.
 SPLIT_WORDS = """() => {
     const split = [];
-    for (const td of document.querySelectorAll("table.matches td:not(.players)")) {
+    for (const td of document.querySelectorAll("table.matches td:not(.players), table.matches th[scope=row]")) {
         const walker = document.createTreeWalker(td, NodeFilter.SHOW_TEXT);
         for (let node; (node = walker.nextNode());) {
             for (const word of node.textContent.matchAll(/\\S+/g)) {
