@@ -66,7 +66,8 @@ def test_the_profile_links_to_a_page_that_says_what_closing_does_and_asks_for_th
 
     for said in ("You can no longer sign in", "no more emails", "the AI takes your seat",
                  "invitations you sent and those you were sent are cancelled",
-                 "in the other players' history, under your name"):
+                 "Finished matches stay as they are, in the other players' history, under your name",
+                 "yours stays with your finished matches"):
         assertContains(page, said)
     assertContains(page, 'type="password" name="password"')
     assertContains(page, "Close my account</button>")
@@ -184,6 +185,7 @@ def test_signing_in_to_a_closed_account_says_it_is_closed_not_that_the_password_
 
     page = response.content.decode()
     assert "This account is closed" in page and "can no longer sign in" in page
+    assert "Its finished matches stay in the other players' history" in page, "matches, as the site says everywhere"
     assert "not correct" not in page and "inactive" not in page
     assert client.get(reverse("dashboard")).status_code == 302, "not signed in"
 
