@@ -70,7 +70,7 @@ def test_the_profile_links_to_a_page_that_says_what_closing_does_and_asks_for_th
                  "yours stays with your finished matches"):
         assertContains(page, said)
     assertContains(page, 'type="password" name="password"')
-    assertContains(page, "Close my account</button>")
+    assertContains(page, '<button type="submit" class="danger">Close my account</button>')  # as Remove (an address)
     assert is_active(alice), "looking at the page changes nothing"
 
 

@@ -181,7 +181,7 @@ def test_text_and_marks_on_every_page_have_aa_contrast(browser: Browser, live_se
     playing.append(start_timed_match(viewer, *others[:3], clock=ClockSpec(), game="mecca"))
     ended = [finished(viewer, others, slug, seats, rng) for slug, seats in GAMES.items()]
     pages = [reverse("dashboard"), reverse("finished_matches"), reverse("lobby"), reverse("profile"),
-             reverse("player", args=["quinn"]),
+             reverse("account_email"), reverse("account_close"), reverse("player", args=["quinn"]),
              *(reverse("match_new", args=[slug]) for slug in GAMES),
              reverse("match_new", args=["jeexa"]) + "?invite=quinn",  # an invite field shown, with its help
              *(reverse("match_detail", args=[match.pk]) for match in playing + ended),

@@ -155,6 +155,7 @@ def test_no_page_scrolls_sideways_on_a_phone(browser, screen, live_server, db, m
     services.match_create(creator=others[2], game_slug="mecca", options={},  # an open challenge
                           seats=[SeatSpec("creator"), SeatSpec("open")])
     pages = [reverse("home"), reverse("dashboard"), reverse("finished_matches"), reverse("lobby"), reverse("profile"),
+             reverse("account_email"), reverse("account_close"),
              reverse("player", args=["quinn"]), reverse("player", args=["petra"]),
              *(reverse("match_new", args=[slug]) for slug in GAMES),
              reverse("match_new", args=["jeexa"]) + "?invite=quinn",  # an invite field shown, with its help
@@ -172,7 +173,8 @@ def test_no_page_scrolls_sideways_on_a_phone(browser, screen, live_server, db, m
         "the wide puzzle got its hint"
 
 
-SIGNED_OUT = ["/", "/accounts/login/", "/accounts/signup/", "/accounts/password/reset/"]
+SIGNED_OUT = ["/", "/accounts/login/", "/accounts/signup/", "/accounts/password/reset/",
+              "/accounts/inactive/"]  # where a closed account's sign-in leads
 
 
 def page_fits_a_phone(phone, url: str, screen: dict[str, int]) -> list[str]:
