@@ -8,6 +8,7 @@ from __future__ import annotations
 import random
 
 import pytest
+from allauth.account.models import EmailAddress
 from django.urls import reverse
 from playwright.sync_api import expect
 
@@ -41,10 +42,11 @@ SPLIT_NUMBERS = """() => [...document.querySelectorAll("main td:not(.jx-cell)")]
     return new Set([...range.getClientRects()].map(rect => Math.round(rect.top))).size > 1;
 }).map(td => td.textContent.trim())"""
 # Words of the match lists broken over two lines ("Finishe" above "d", a player's record's "Manc" above
-# "ala"); a player's name may wrap anywhere (40 letters without a space must), the other columns' words may not.
+# "ala"); a player's name may wrap anywhere (40 letters without a space must), the other columns' words may not;
+# nor may an email address's badges ("Verifi" above "ed").
 SPLIT_WORDS = """() => {
     const split = [];
-    for (const td of document.querySelectorAll("table.matches td:not(.players), table.matches th[scope=row]")) {
+    for (const td of document.querySelectorAll("table.matches td:not(.players), table.matches th[scope=row], .badge")) {
         const walker = document.createTreeWalker(td, NodeFilter.SHOW_TEXT);
         for (let node; (node = walker.nextNode());) {
             for (const word of node.textContent.matchAll(/\\S+/g)) {
@@ -137,6 +139,7 @@ def test_no_page_scrolls_sideways_on_a_phone(browser, screen, live_server, db, m
     and fields were 34 to 39 px high, a lone link 19 px; Mecca's letters and numbers round the board 9.6 px."""
     monkeypatch.setattr(services, "new_seed", lambda: SEED)
     viewer = make_user("petra", display_name="Petra")
+    EmailAddress.objects.create(user=viewer, email="petra@example.org", verified=True)  # the email page's list
     others = [make_user(name) for name in ("quinn", "rosa", "sami", "tomas", "ulla", "vera", "wim")]
     others[0].display_name = "Quinn" + "W" * 35  # the longest name allowed, and no space to wrap at
     others[0].save()
