@@ -108,7 +108,9 @@ def test_it_lists_only_the_matches_the_viewer_may_open_with_links(client, alice,
     client.force_login(bob)
     html = page_of(client, "alice")
     finished = html.split("Latest finished matches")[1]
-    assert "Won" in text(finished) and "Mancala #" in finished
+    assert "Their result" in text(finished) and "Won" in text(finished) and "Mancala #" in finished, \
+        "Alice's result, which Bob, who lost that match, must not take for his own"
+    assert "Your result" in text(page_of(client, "bob").split("Latest finished matches")[1])
     assert record_row(html, "Mancala") == ["1", "1", "0", "0"], "the record counts the same for everyone"
 
 
