@@ -63,6 +63,13 @@ def local_time(moment: datetime | None, date_part: str = "D j M") -> str:
 
 
 @register.filter
+def machine_time(moment: datetime | None) -> str:
+    """``<time datetime="{{ deadline|machine_time }}">``: "2026-03-29T07:00:12-04:00". Django's ``date:'c'``
+    writes microseconds, which a datetime attribute may not have (at most three digits)."""
+    return "" if moment is None else timezone.localtime(moment).isoformat(timespec="seconds")
+
+
+@register.filter
 def local_time_named(moment: datetime | None, date_part: str = "D j M") -> str:
     """``local_time`` for an email, read away from the site: letters such as "IST" (India,
     Ireland, Israel) or "CST" stand for several zones, so the zone's name follows them:

@@ -153,7 +153,7 @@ def test_a_refused_form_keeps_the_typed_names_and_the_suggestions(client, alice,
 
     assert response.status_code == 400
     html = response.content.decode()
-    assert "ghost" in html.split('name="invite_2"')[1].split("</p>")[0]
+    assert "ghost" in html.split('name="invite_2"')[1].split("</div>")[0]
     assert 'value="Bob"' in invite_inputs(html)[0]
     assert datalist(html)[1] == [("bob", "Bob")]
     assert all("_helptext" in field for field in invite_inputs(html))

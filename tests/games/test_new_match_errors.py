@@ -28,10 +28,10 @@ def send(client, slug: str, data: dict):
 
 
 def beside(page: str, field: str) -> str:
-    """The text of the paragraph that holds the field ``field``: its label, the field and its errors."""
-    paragraph = re.search(rf'<p[^>]*>(?:(?!</p>).)*name="{field}"(?:(?!</p>).)*</p>', page, re.DOTALL)
-    assert paragraph, field
-    return paragraph.group(0)
+    """The text of the form row that holds the field ``field``: its label, the field and its errors."""
+    row = re.search(rf'<div class="field[^"]*">(?:(?!</div>).)*name="{field}"(?:(?!</div>).)*</div>', page, re.DOTALL)
+    assert row, field
+    return row.group(0)
 
 
 def test_every_wrong_invitation_is_named_at_once_beside_its_own_name(alice_client, alice, bob):
