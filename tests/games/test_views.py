@@ -947,15 +947,21 @@ def test_the_finished_page_shows_only_the_players_own_matches(client, alice, bob
     assert "/accounts/login/" in client.get(reverse("finished_matches"))["Location"]
 
 
+def waiting_for_alice_since(alice, bob, *, hours: tuple[int, ...]) -> list[Match]:
+    """Matches without a clock where it is Alice's turn again, since her last move ``hours`` ago each."""
+    matches = [start_match(alice, bob) for _ in hours]
+    now = timezone.now()
+    for match, ago in zip(matches, hours, strict=True):
+        services.move_submit(match_id=match.pk, user=alice, move="1", expected_version=0)
+        services.move_submit(match_id=match.pk, user=bob, move="1", expected_version=1)
+        Match.objects.filter(pk=match.pk).update(last_move_at=now - timedelta(hours=ago))
+    return matches
+
+
 def test_without_a_clock_the_match_that_has_waited_longest_for_you_comes_first(alice, bob):
     """My matches and the digest said "the least time left first; without a clock, the one that
     waits longest", and put the latest last move first: the one that had waited least."""
-    older, newer = start_match(alice, bob), start_match(alice, bob)
-    now = timezone.now()
-    for match, hours in ((older, 30), (newer, 2)):
-        services.move_submit(match_id=match.pk, user=alice, move="1", expected_version=0)
-        services.move_submit(match_id=match.pk, user=bob, move="1", expected_version=1)
-        Match.objects.filter(pk=match.pk).update(last_move_at=now - timedelta(hours=hours))
+    older, newer = waiting_for_alice_since(alice, bob, hours=(30, 2))
     timed = start_timed_match(alice, bob)  # a clock running out: before both
     assert [match.pk for match in selectors.matches_of(alice)[:3]] == [timed.pk, older.pk, newer.pk]
     assert [match.pk for match in selectors.matches_to_act(alice)] == [timed.pk, older.pk, newer.pk]

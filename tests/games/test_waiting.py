@@ -4,13 +4,11 @@ invitation to answer) and the match page's link to the next match waiting for th
 from __future__ import annotations
 
 import re
-from datetime import timedelta
 
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
-from django.utils import timezone
 from django.utils.html import strip_tags
 
 from accounts.services import user_deactivate
@@ -19,6 +17,7 @@ from games.models import Match, Status
 from games.services import ClockSpec, SeatSpec
 from tests.conftest import make_user, start_match
 from tests.games.conftest import start_timed_match
+from tests.games.test_views import waiting_for_alice_since
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
 COUNT_SQL = " UNION "  # the one query behind the count (selectors.waiting_count)
@@ -222,12 +221,7 @@ def test_an_invitation_to_answer_shows_its_answer_not_the_next_match(client, ali
 
 def test_without_a_clock_the_next_match_is_the_one_that_has_waited_longest(alice, bob):
     """As My matches orders them (tests/games/test_views.py)."""
-    older, newer = start_match(alice, bob), start_match(alice, bob)
-    now = timezone.now()
-    for match, hours in ((older, 30), (newer, 2)):
-        services.move_submit(match_id=match.pk, user=alice, move="1", expected_version=0)
-        services.move_submit(match_id=match.pk, user=bob, move="1", expected_version=1)
-        Match.objects.filter(pk=match.pk).update(last_move_at=now - timedelta(hours=hours))
+    older, newer = waiting_for_alice_since(alice, bob, hours=(30, 2))
     assert selectors.matches_of(alice)[0].pk == older.pk
     assert selectors.next_match_to_act(alice, besides=0).match.pk == older.pk
     assert selectors.next_match_to_act(alice, besides=older.pk).match.pk == newer.pk
