@@ -8,16 +8,18 @@ from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import logout
 from django.contrib.auth.decorators import login_required
-from django.http import HttpResponse
+from django.core.cache import cache
+from django.http import HttpResponse, StreamingHttpResponse
 from django.middleware.csrf import REASON_BAD_ORIGIN, REASON_BAD_REFERER, REASON_NO_CSRF_COOKIE
 from django.shortcuts import redirect, render
 from django.utils import timezone
+from django.utils.http import content_disposition_header
 from django.views.decorators.cache import never_cache
 from django.views.decorators.csrf import csrf_exempt
-from django.views.decorators.http import require_http_methods, require_POST
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRefresh
 
-from accounts import unsubscribe
+from accounts import export, unsubscribe
 from accounts.forms import CloseAccountForm, ProfileForm, VacationForm
 from accounts.models import TurnNotice, User
 from accounts.services import user_close_own
@@ -56,6 +58,7 @@ def _profile_context(request, form, vacation_form) -> dict:
         "on_vacation": user.vacation_until is not None and user.vacation_until > timezone.now(),
         "vacation_days_left": user.vacation_days_left(timezone.now()),
         "failures": _failures_to_show(user),
+        "keep_days": settings.NOTIFICATIONS_KEEP_DAYS,  # what "Download my data" holds of them
     }
 
 
@@ -98,6 +101,37 @@ def vacation(request):
     request.user.refresh_from_db()
     return render(request, "accounts/profile.html",
                   _profile_context(request, ProfileForm(instance=request.user), form), status=400)
+
+
+# 200 long matches (64,000 moves) took a web process about a second to write: 15 MB, 1 MB gzipped. A few
+# downloads a player may want (one broke off); more would only keep the site's processes busy.
+DOWNLOADS = 5
+DOWNLOADS_SECONDS = 600
+
+
+def _download_allowed(user: User) -> bool:
+    """At most DOWNLOADS in DOWNLOADS_SECONDS, counted in the cache (the database's, as allauth's
+    limits are: allauth's own helper never limits a GET)."""
+    key = f"download-data:{user.pk}"
+    cache.add(key, 0, DOWNLOADS_SECONDS)
+    try:
+        return cache.incr(key) <= DOWNLOADS
+    except ValueError:  # the window ended between the two
+        return True
+
+
+@never_cache  # the file holds the addresses and the webhook: no cache may keep a copy
+@login_required
+@require_GET  # not HEAD: it would read every match for nothing
+def account_data(request):
+    """Download my data: a JSON file of what the site keeps about the player (``accounts.export``),
+    written as it is read."""
+    if not _download_allowed(request.user):
+        return render(request, "429.html", status=429)
+    today = timezone.now().astimezone(request.user.zone).date()
+    response = StreamingHttpResponse(export.account_data(request.user), content_type="application/json; charset=utf-8")
+    response["Content-Disposition"] = content_disposition_header(True, export.file_name(request.user, today))
+    return response
 
 
 ACCOUNT_CLOSED = "Your account is closed and you are signed out. Thank you for playing."

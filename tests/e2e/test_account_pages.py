@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import pytest
 from allauth.account.models import EmailAddress
 from django.urls import reverse
 from playwright.sync_api import expect
 
 from accounts.models import User
-from tests.conftest import PASSWORD
+from tests.conftest import PASSWORD, start_match
 from tests.e2e.conftest import console_checked_page
 from tests.e2e.pages import log_in
 
@@ -64,3 +67,16 @@ def test_a_player_closes_their_account_from_the_profile_and_cannot_sign_in_again
     expect(page.get_by_role("heading", name="This account is closed")).to_be_visible()
     alice.refresh_from_db()
     assert not alice.is_active
+
+
+def test_download_my_data_saves_a_json_file_from_the_profile_and_the_close_page(page, live_server, alice, bob):
+    match = start_match(alice, bob)
+    log_in(page, live_server.url, "alice")
+    for start, link in (("/accounts/profile/", "Download my data"), ("/accounts/profile/close/", "download your data")):
+        page.goto(f"{live_server.url}{start}")
+        with page.expect_download() as download:
+            page.get_by_role("link", name=link).click()
+        assert download.value.suggested_filename.startswith("boardgames-alice-")
+        data = json.loads(Path(download.value.path()).read_text())
+        assert data["account"]["username"] == "alice" and [entry["id"] for entry in data["matches"]] == [match.pk]
+        assert page.url == f"{live_server.url}{start}", "the page stays: the file is saved beside it"
