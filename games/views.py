@@ -84,7 +84,10 @@ def lobby(request):
     return render(request, "games/lobby.html", {
         "games": all_games(),
         "open_matches": open_matches,
-        "more_may_wait": len(open_matches) == selectors.LOBBY_SHOWN,
+        # The list is full, or a creator has more open than the few of theirs it shows.
+        "more_may_wait": len(open_matches) == selectors.LOBBY_SHOWN
+        or any(match.creator_open > selectors.LOBBY_SHOWN_PER_CREATOR for match in open_matches),
+        "shown_per_creator": selectors.LOBBY_SHOWN_PER_CREATOR,
         "invitations": selectors.invitations_for(request.user),
         "now": timezone.now(),  # who is on vacation
     })

@@ -14,7 +14,7 @@ from django.urls import reverse
 
 from games import services
 from games.models import Match, Notification, Seat, Status
-from games.selectors import LOBBY_SHOWN
+from games.selectors import LOBBY_SHOWN, LOBBY_SHOWN_PER_CREATOR
 from games.services import SeatSpec
 from tests.conftest import make_user, start_match
 from tests.games.test_notifications import sweep
@@ -177,17 +177,58 @@ def test_a_match_stored_marks_its_invitations_and_not_its_joined_seats(alice, bo
 
 def test_the_lobby_lists_the_newest_challenges_only_however_many_players_post(client, carol):
     """A flood of challenges from many players makes no longer page and no more queries."""
-    players = [make_user(f"poster{n}") for n in range(3)]
-    posted = [create(players[n % 3], OPEN).pk for n in range(2)]
+    many = LOBBY_SHOWN // LOBBY_SHOWN_PER_CREATOR + 1  # none has more than the few of theirs shown
+    players = [make_user(f"poster{n}") for n in range(many)]
+    posted = [create(players[n % many], OPEN).pk for n in range(2)]
     client.force_login(carol)
     few = count_queries(client, "get", reverse("lobby"))
     assert "older ones may be waiting too" not in client.get(reverse("lobby")).content.decode()
-    posted += [create(players[n % 3], OPEN).pk for n in range(LOBBY_SHOWN + 3)]
+    posted += [create(players[n % many], OPEN).pk for n in range(LOBBY_SHOWN + 3)]
 
     assert count_queries(client, "get", reverse("lobby")) == few
     page = client.get(reverse("lobby")).content.decode()
-    assert [int(pk) for pk in re.findall(r"Mancala #(\d+)<", page)] == posted[::-1][:LOBBY_SHOWN]
-    assert f"The newest {LOBBY_SHOWN} are listed; older ones may be waiting too." in page
+    assert lobby_list(page) == posted[::-1][:LOBBY_SHOWN]
+    assert (f"The newest {LOBBY_SHOWN} are listed, at most {LOBBY_SHOWN_PER_CREATOR} of any one player's; "
+            "older ones may be waiting too.") in page
+
+
+def lobby_list(page):
+    return [int(pk) for pk in re.findall(r"Mancala #(\d+)<", page)]
+
+
+def test_players_at_the_cap_do_not_fill_the_lobby(client, settings, carol):
+    """Three players with as many challenges as allowed, posted after five others' one each: the
+    lobby shows the newest few of each of the three, and every other's, in as many queries."""
+    others = [create(make_user(f"other{n}"), OPEN).pk for n in range(5)]
+    client.force_login(carol)
+    few = count_queries(client, "get", reverse("lobby"))
+    assert "older ones may be waiting too" not in client.get(reverse("lobby")).content.decode()
+    many = {make_user(f"many{n}"): [] for n in range(3)}
+    for _ in range(settings.OPEN_MATCHES_PER_PLAYER):
+        for player, posted in many.items():
+            posted.append(create(player, OPEN).pk)
+
+    assert count_queries(client, "get", reverse("lobby")) == few
+    page = client.get(reverse("lobby")).content.decode()
+    shown = lobby_list(page)
+    for posted in many.values():
+        assert [pk for pk in shown if pk in posted] == posted[::-1][:LOBBY_SHOWN_PER_CREATOR], "their newest few"
+    assert set(others) <= set(shown), "every other player's challenge is listed"
+    assert len(shown) == 3 * LOBBY_SHOWN_PER_CREATOR + len(others) and shown == sorted(shown, reverse=True)
+    assert (f"The newest {len(shown)} are listed, at most {LOBBY_SHOWN_PER_CREATOR} of any one player's; "
+            "older ones may be waiting too.") in page
+
+
+def test_the_lobby_is_full_when_every_player_posts_as_many_as_allowed(client, settings, carol):
+    """One player's challenges after another's: the lobby still lists as many as it may."""
+    settings.OPEN_MATCHES_PER_PLAYER = 2 * LOBBY_SHOWN_PER_CREATOR
+    players = [make_user(f"full{n}") for n in range(LOBBY_SHOWN // LOBBY_SHOWN_PER_CREATOR + 2)]
+    posted = [(player, create(player, OPEN).pk) for player in players for _ in range(settings.OPEN_MATCHES_PER_PLAYER)]
+    client.force_login(carol)
+
+    theirs = {player: [pk for who, pk in posted if who == player][::-1] for player in players}
+    newest = sorted((pk for pks in theirs.values() for pk in pks[:LOBBY_SHOWN_PER_CREATOR]), reverse=True)
+    assert lobby_list(client.get(reverse("lobby")).content.decode()) == newest[:LOBBY_SHOWN]
 
 
 def test_upgrading_marks_the_invitations_still_waiting(alice, bob, carol):
