@@ -60,6 +60,13 @@ SPLIT_WORDS = """() => {
     }
     return split;
 }"""
+# Invitations whose Accept and Decline are not together on a line under the invitation (at 320 px Accept
+# ended the text's last line and Decline began the next).
+ANSWERS_APART = """() => [...document.querySelectorAll(".invitations li")].filter(li => {
+    const [accept, decline] = [...li.querySelectorAll("button")].map(b => b.getBoundingClientRect());
+    const text = li.querySelector("small").getBoundingClientRect();
+    return Math.abs(accept.top - decline.top) > 1 || accept.top < text.bottom;
+}).map(li => li.textContent.trim().slice(0, 40))"""
 MAP_IN_VIEW = """() => {
     const map = document.querySelector(".meso-map");
     if (!map || map.scrollWidth <= map.clientWidth + 1) return null;
@@ -188,6 +195,7 @@ def page_fits_a_phone(phone, url: str, screen: dict[str, int]) -> list[str]:
     assert phone.evaluate(OVERFLOWING) == [], url
     assert phone.evaluate(SPLIT_NUMBERS) == [], url
     assert phone.evaluate(SPLIT_WORDS) == [], url
+    assert phone.evaluate(ANSWERS_APART) == [], url
     # A Mesopotamia map that scrolls in its box opens with the hexes the player may choose
     # or click in view, and the Temple where it fits beside them; its key is in view too, and
     # it says it scrolls (above the map, seen before the map is scrolled past).
