@@ -114,6 +114,34 @@ def test_it_lists_only_the_matches_the_viewer_may_open_with_links(client, alice,
     assert record_row(html, "Mancala") == ["1", "1", "0", "0"], "the record counts the same for everyone"
 
 
+def section(html: str, heading: str) -> str:
+    """The words of the page's section under ``heading``, the heading's included."""
+    return text(re.search(rf"<h2>{heading}</h2>.*?</section>", html, re.S)[0])
+
+
+def test_which_matches_are_listed_is_said_under_their_heading_not_the_records(client, alice, bob, staff):
+    """The note stood between the Record and the matches in play, as if it said something of the record;
+    the heading said "in play" over invitations not yet accepted."""
+    start_match(alice, bob)
+    services.match_create(creator=alice, game_slug="mecca", options={}, seats=[SeatSpec("creator"), SeatSpec("open")])
+    client.force_login(bob)
+    html = page_of(client, "alice")
+
+    assert section(html, "Matches in play or waiting for players").startswith(
+        "Matches in play or waiting for players Only the matches you may open are listed, here and below: "
+        "the ones you play with Alice, and open challenges anyone may join. Match")
+    assert "Waiting for players" in section(html, "Matches in play or waiting for players")
+    assert "may open" not in section(html, "Record")
+    for viewer in (alice, staff):  # they see every match
+        client.force_login(viewer)
+        assert "may open" not in page_of(client, "alice")
+
+    user_deactivate(user_id=alice.pk, actor=staff)
+    client.force_login(bob)
+    assert section(page_of(client, "alice"), "Latest finished matches").startswith(
+        "Latest finished matches Only the matches you may open are listed: the ones you played with Alice. ")
+
+
 def test_finished_matches_are_the_latest_twenty(client, alice, bob):
     matches = [start_match(alice, bob) for _ in range(22)]
     for match in matches:
