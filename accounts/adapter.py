@@ -10,6 +10,7 @@ from django.conf import settings
 from django.contrib.sites.requests import RequestSite
 from django.core.mail import EmailMessage
 from django.db.models import Q
+from django.http import HttpRequest, HttpResponse
 from django.urls import reverse
 
 from accounts.forms import NAME_LOOKS_TAKEN, NAME_TAKEN, looks_taken, name_problem
@@ -21,6 +22,11 @@ from config.mail import ReadableEmail
 # exists; use the password forgotten procedure" (a sign-up). For a closed account's address the
 # first is wrong, and the second led to the first: its owner went round in a loop.
 NO_ACCOUNT_MAILS = {"account/email/unknown_account": "reset", "account/email/account_already_exists": "signup"}
+
+
+# In the session of whoever gave a closed account's right password: whether its owner closed it
+# (account/account_inactive.html reads it; allauth's page is a redirect away and knows no user).
+CLOSED_BY_OWNER = "closed_by_owner"
 
 
 def kept_by_a_closed_account(email: str) -> bool:
@@ -52,6 +58,13 @@ class AccountAdapter(DefaultAccountAdapter):
         if email_address.primary or (email_address.verified and not others_confirmed.exists()):
             return False
         return super().can_delete_email(email_address)
+
+    def respond_user_inactive(self, request: HttpRequest, user: User) -> HttpResponse:
+        # Only closing one's own account forgets its address (accounts.services.user_close_own): staff
+        # closing keeps it, and signing up needs one. So an account closed without one was closed by its owner.
+        addressless = not user.email and not EmailAddress.objects.filter(user=user).exists()
+        request.session[CLOSED_BY_OWNER] = addressless
+        return super().respond_user_inactive(request, user)
 
     def get_email_verification_redirect_url(self, email_address: EmailAddress) -> str:
         # Signed in, a player confirms an address they added on the email page: back there to

@@ -11,6 +11,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
+from accounts.services import user_close_own
 from games import services
 from games.services import ClockSpec, SeatSpec
 from tests.conftest import PASSWORD, make_user
@@ -84,6 +85,10 @@ def pages(db) -> dict[str, str]:
     post("sign-up refused", reverse("account_signup"), {"email": "x", "username": "bob", "password1": PASSWORD,
                                                         "password2": "other"}, via=visitor, status=200)
     get("home, signed out", reverse("home"), via=visitor)
+    get("closed account's sign-in", reverse("account_inactive"), via=Client())
+    user_close_own(user=make_user("erin"))
+    signing_in = visitor.post(reverse("account_login"), {"login": "erin", "password": PASSWORD}, follow=True)
+    got["own closed account's sign-in"] = signing_in.content.decode()
     return got
 
 
@@ -91,6 +96,7 @@ def test_no_page_has_html_a_browser_would_repair(pages):
     for refused in ("mancala new match refused", "profile refused", "close account refused", "sign-up refused"):
         assert "errorlist" in pages[refused], f"{refused}: its errors are checked"
     assert 'class="messages"' in pages["profile saved (a message)"], "and a message"
+    assert "You closed this account" in pages["own closed account's sign-in"], "and its owner's words"
     problems = {name: found for name, html in pages.items()
                 if (found := html_problems(html, whole_page=not name.startswith("part: ")))}
     assert problems == {}

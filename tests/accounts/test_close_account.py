@@ -188,6 +188,28 @@ def test_signing_in_to_a_closed_account_says_it_is_closed_not_that_the_password_
     assert "Its finished matches stay in the other players' history" in page, "matches, as the site says everywhere"
     assert "not correct" not in page and "inactive" not in page
     assert client.get(reverse("dashboard")).status_code == 302, "not signed in"
+    # She closed it herself (its address is gone, as only that does), so she may start again.
+    assert "You closed this account" in page and "by its owner or by staff" not in page
+    assert "You may sign up again with your email address as a new player." in page
+    assert f'<a class="own-line" href="{reverse("account_signup")}">Sign up as a new player</a>' in page
+
+
+def test_signing_in_to_an_account_staff_closed_does_not_say_its_owner_closed_it(alice, bob, staff):
+    """Staff keep its address (perhaps a ban): it opens no new account, and the page offers none (not even
+    in a browser where someone signed in to an account they closed themselves just before)."""
+    user_deactivate(user_id=alice.pk, actor=staff)
+    signed_in(bob).post(CLOSE, {"password": PASSWORD})
+    client = Client()
+    assertContains(client.post(reverse("account_login"), {"login": "bob", "password": PASSWORD}, follow=True),
+                   "You closed this account")
+    for login in ("alice", "alice@example.com"):
+        page = client.post(reverse("account_login"), {"login": login, "password": PASSWORD}, follow=True)
+        assertContains(page, "This account was closed, by its owner or by staff, so it can no longer sign in.")
+        assertNotContains(page, "You closed this account")
+        assertNotContains(page, "sign up again")
+    page = Client().get(reverse("account_inactive"))  # nobody gave a password: nothing is known
+    assertContains(page, "by its owner or by staff")
+    assertNotContains(page, "You closed this account")
 
 
 def test_a_wrong_password_for_a_closed_account_is_only_called_wrong(alice):
