@@ -6,6 +6,7 @@ import logging
 
 import pytest
 from allauth.account.models import EmailAddress
+from django.test import Client
 
 from accounts.models import User
 from games import services
@@ -48,6 +49,13 @@ def route_tasks_to(queue: str) -> None:
     app.conf.task_default_queue = queue
     for cached in ("queues", "default_queue", "router"):
         delattr(app.amqp, cached)
+
+
+def signed_in(user: User, **options) -> Client:
+    """A browser of its own, signed in as ``user`` (``options``: the test client's)."""
+    client = Client(**options)
+    client.force_login(user)
+    return client
 
 
 def make_user(username: str, **extra) -> User:

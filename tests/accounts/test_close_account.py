@@ -18,19 +18,13 @@ from games import selectors, services
 from games.models import Match, MatchEvent, Notification, Seat, Status
 from games.services import ClockSpec, SeatSpec
 from tests.accounts.test_accounts import link_in, sign_up
-from tests.conftest import PASSWORD, make_user
+from tests.conftest import PASSWORD, make_user, signed_in
 from tests.games.conftest import start_timed_match
 
 CANCELLED = "Alice closed their account, so the match is cancelled."
 SEAT_TO_AI = "Alice closed their account; the AI plays on."
 CLOSE = reverse("account_close")
 CLOSED_SUBJECT = "[Boardgames] The account for this address is closed"
-
-
-def signed_in(user) -> Client:
-    client = Client()
-    client.force_login(user)
-    return client
 
 
 def is_active(user) -> bool:

@@ -14,7 +14,6 @@ from datetime import timedelta
 import pytest
 from django.core.cache import cache
 from django.db import connection
-from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
@@ -23,18 +22,12 @@ from games import services
 from games.engine import get_game
 from games.models import Match, MoveRecord, Notification, Status
 from games.services import SeatSpec
-from tests.conftest import make_user, start_match
+from tests.conftest import make_user, signed_in, start_match
 from tests.games.conftest import play_random_moves
 from tests.games.test_secrets import SEEDS, choose, forbidden, secret_moment
 
 DATA = reverse("account_data")
 JEEXA_RESIGNED = "Alice resigned; the AI plays on."
-
-
-def signed_in(user) -> Client:
-    client = Client()
-    client.force_login(user)
-    return client
 
 
 def download(user) -> tuple[dict, str]:

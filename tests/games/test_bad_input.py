@@ -30,6 +30,7 @@ from games.services import (
     SeatSpec,
 )
 from games.views import MALFORMED, NOT_FOUND, OPENED_NOT_SENT
+from tests.conftest import signed_in
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
 LONG = "x" * 100_000
@@ -68,12 +69,6 @@ def assert_told(response, message: str, *, htmx: bool) -> None:
         assert "site.css" in html
 
 
-def client_of(user) -> Client:
-    client = Client()
-    client.force_login(user)
-    return client
-
-
 @pytest.fixture
 def invited(alice, bob):
     """Open: alice invited bob, who has not answered."""
@@ -87,7 +82,7 @@ def invited(alice, bob):
 @pytest.mark.parametrize("name", MATCH_POSTS + MATCH_GETS)
 @pytest.mark.parametrize("headers", [{}, HTMX], ids=["form", "htmx"])
 def test_someone_elses_or_a_missing_match_is_not_found_in_words_and_left_alone(match, invited, carol, name, headers):
-    carol_client = client_of(carol)
+    carol_client = signed_in(carol)
     before = stored()
     for pk in (match.pk, invited.pk, MISSING):
         data = {"move": "1", "version": "0", "accepting": str(match.pk)}
@@ -103,7 +98,7 @@ def test_someone_elses_or_a_missing_match_is_not_found_in_words_and_left_alone(m
 @pytest.mark.parametrize("name", MATCH_POSTS)
 def test_a_huge_match_number_is_not_found_in_words(alice, name):
     url = reverse(name, args=[1]).replace("/1/", f"/{'9' * 30}/")
-    response = client_of(alice).post(url, {"move": "1", "version": "0"})
+    response = signed_in(alice).post(url, {"move": "1", "version": "0"})
     assert response.status_code == 404 and NOT_FOUND in response.content.decode()
 
 
@@ -145,7 +140,7 @@ BAD_MOVES = {
 @pytest.mark.parametrize("headers", [{}, HTMX], ids=["form", "htmx"])
 def test_a_bad_move_is_refused_in_words_and_changes_nothing(alice, match, data, status, message, headers):
     before = stored()
-    response = client_of(alice).post(reverse("match_move", args=[match.pk]), data, **headers)
+    response = signed_in(alice).post(reverse("match_move", args=[match.pk]), data, **headers)
     assert response.status_code == status
     assert_told(response, message, htmx=bool(headers))
     assert stored() == before
@@ -160,7 +155,7 @@ def test_a_bad_move_is_refused_in_words_and_changes_nothing(alice, match, data, 
 @pytest.mark.parametrize("headers", [{}, HTMX], ids=["form", "htmx"])
 def test_a_move_form_that_is_not_utf8_is_refused_in_words(alice, match, body, message, headers):
     before = stored()
-    response = client_of(alice).post(reverse("match_move", args=[match.pk]), body, content_type=FORM, **headers)
+    response = signed_in(alice).post(reverse("match_move", args=[match.pk]), body, content_type=FORM, **headers)
     assert_told(response, message, htmx=bool(headers))
     assert stored() == before
 
@@ -170,10 +165,10 @@ def test_a_move_for_the_other_seat_or_an_earlier_position_is_refused_in_words(al
     services.move_submit(match_id=match.pk, user=alice, move="1", expected_version=0)
     before = stored()
     # Bob's move sent from Alice's page: her seat, her turn is over.
-    assert_told(client_of(alice).post(reverse("match_move", args=[match.pk]), {"move": "8", "version": "1"},
+    assert_told(signed_in(alice).post(reverse("match_move", args=[match.pk]), {"move": "8", "version": "1"},
                                       **headers), NOT_YOUR_TURN, htmx=bool(headers))
     # Another move than the one played, from the page before it: stale, not played.
-    assert_told(client_of(alice).post(reverse("match_move", args=[match.pk]), {"move": "2", "version": "0"},
+    assert_told(signed_in(alice).post(reverse("match_move", args=[match.pk]), {"move": "2", "version": "0"},
                                       **headers), STALE_MOVE, htmx=bool(headers))
     assert stored() == before
 
@@ -187,7 +182,7 @@ def test_every_game_refuses_a_notation_it_does_not_know_in_words(alice, bob, slu
     mover = alice if match.seats.get(number=0).to_act else bob
     before = stored()
     for move in ("zz9", "1", "-1", "h8:99", "9" * 60, "²", "place", "end end", " "):
-        response = client_of(mover).post(reverse("match_move", args=[match.pk]), {"move": move, "version": "0"},
+        response = signed_in(mover).post(reverse("match_move", args=[match.pk]), {"move": move, "version": "0"},
                                          **HTMX)
         assert response.status_code in (400, 422), (move, response.status_code)
         assert_told(response, '<p class="error" role="alert">', htmx=True)
@@ -196,7 +191,7 @@ def test_every_game_refuses_a_notation_it_does_not_know_in_words(alice, bob, slu
 
 def test_a_move_before_the_match_started_is_refused_in_words(alice, invited):
     before = stored()
-    response = client_of(alice).post(reverse("match_move", args=[invited.pk]), {"move": "1", "version": "0"}, **HTMX)
+    response = signed_in(alice).post(reverse("match_move", args=[invited.pk]), {"move": "1", "version": "0"}, **HTMX)
     assert response.status_code == 422
     assert_told(response, NOT_STARTED, htmx=True)
     assert stored() == before
@@ -212,7 +207,7 @@ def test_a_move_before_the_match_started_is_refused_in_words(alice, invited):
 ])
 def test_an_action_the_match_does_not_allow_is_refused_in_words(alice, bob, invited, name, who, message):
     before = stored()
-    response = client_of({"alice": alice, "bob": bob}[who]).post(reverse(name, args=[invited.pk]),
+    response = signed_in({"alice": alice, "bob": bob}[who]).post(reverse(name, args=[invited.pk]),
                                                                  {"accepting": "abc"})
     assert 400 <= response.status_code < 500
     assert message in response.content.decode() and "site.css" in response.content.decode()
@@ -232,19 +227,19 @@ def test_join_or_accept_pressed_twice_shows_the_match_with_words_not_a_refusal(a
     before = stored()
     for who, name, message in ((bob, "match_accept", ALREADY_ACCEPTED), (carol, "match_join", ALREADY_SEATED),
                                (alice, "match_join", ALREADY_SEATED)):
-        response = client_of(who).post(reverse(name, args=[match.pk]), follow=True)
+        response = signed_in(who).post(reverse(name, args=[match.pk]), follow=True)
         assert response.redirect_chain == [(reverse("match_detail", args=[match.pk]), 302)], name
         assert message in said(response) and "site.css" in response.content.decode()
     assert stored() == before
     # A Decline after the Accept is no repeat: it is refused.
-    response = client_of(bob).post(reverse("match_decline", args=[match.pk]))
+    response = signed_in(bob).post(reverse("match_decline", args=[match.pk]))
     assert 400 <= response.status_code < 500 and ALREADY_ACCEPTED in said(response)
 
 
 @pytest.mark.parametrize("accepting", ["abc", "", LONG, "9" * 30, "-1", "²", str(MISSING)])
 def test_a_forged_rematch_to_accept_is_ignored_or_refused_in_words(alice, bob, match, accepting):
     services.match_resign(match_id=match.pk, user=bob)
-    response = client_of(alice).post(reverse("match_rematch", args=[match.pk]), {"accepting": accepting},
+    response = signed_in(alice).post(reverse("match_rematch", args=[match.pk]), {"accepting": accepting},
                                      follow=True)
     assert response.status_code < 500
     assert not NOT_PLAIN.search(said(response))
@@ -280,7 +275,7 @@ def test_a_bad_csrf_token_sends_nothing_and_says_so(alice, match, name, token):
 @pytest.mark.parametrize("method", ["put", "delete", "patch", "options"])
 def test_an_unexpected_method_changes_nothing_and_is_answered_in_words(alice, match, name, method):
     before = stored()
-    response = getattr(client_of(alice), method)(reverse(name, args=[match.pk]), follow=True)
+    response = getattr(signed_in(alice), method)(reverse(name, args=[match.pk]), follow=True)
     assert stored() == before
     text = response.content.decode()
     if name in MATCH_GETS:
@@ -295,7 +290,7 @@ def test_an_unexpected_method_changes_nothing_and_is_answered_in_words(alice, ma
 def test_a_head_request_to_a_page_is_answered_like_a_get(alice, match, url):
     """HEAD (link checkers, monitors, curl -I) was refused with a 405 wherever GET was required."""
     args = {"match_detail": [match.pk], "match_replay": [match.pk], "game_rules": ["mancala"], "match_new": ["mancala"]}
-    client = client_of(alice) if url != "home" else Client()
+    client = signed_in(alice) if url != "home" else Client()
     assert client.head(reverse(url, args=args.get(url, []))).status_code == 200
 
 
@@ -303,7 +298,7 @@ def test_a_head_request_to_a_page_is_answered_like_a_get(alice, match, url):
 def test_a_page_refuses_a_method_it_has_no_use_for(alice, url):
     """A DELETE to the home page or the new-match form drew them as if it were a GET."""
     args = {"match_new": ["mancala"]}.get(url, [])
-    response = Client().delete(reverse(url, args=args)) if url == "home" else client_of(alice).delete(
+    response = Client().delete(reverse(url, args=args)) if url == "home" else signed_in(alice).delete(
         reverse(url, args=args))
     assert response.status_code == 405 and "does not take that kind of request" in response.content.decode()
 
@@ -314,7 +309,7 @@ def test_a_page_refuses_a_method_it_has_no_use_for(alice, url):
 ], ids=lambda query: f"{next(iter(query))}={next(iter(query.values()))[:8]}")
 @pytest.mark.parametrize("headers", [{}, HTMX], ids=["page", "htmx"])
 def test_a_page_with_a_bad_query_is_drawn_anyway(alice, match, query, headers):
-    client = client_of(alice)
+    client = signed_in(alice)
     before = stored()
     for url in (reverse("match_poll", args=[match.pk]), reverse("match_replay", args=[match.pk]),
                 reverse("finished_matches"), reverse("match_detail", args=[match.pk])):
@@ -332,7 +327,7 @@ def test_a_page_with_a_bad_query_is_drawn_anyway(alice, match, query, headers):
 @pytest.mark.parametrize("headers", [{}, HTMX], ids=["form", "htmx"])
 def test_a_new_match_form_sent_with_no_fields_says_which_are_missing(alice, headers):
     """An empty form was taken for no form at all: a 400 with the form drawn again and not a word of why."""
-    response = client_of(alice).post(reverse("match_new", args=["mancala"]), {}, **headers)
+    response = signed_in(alice).post(reverse("match_new", args=["mancala"]), {}, **headers)
     assert response.status_code == 400
     assert said(response).count("This field is required.") >= 2
     assert not Match.objects.exists()
@@ -348,7 +343,7 @@ def test_a_new_match_form_sent_with_no_fields_says_which_are_missing(alice, head
      "bank_initial_days": "9" * 30, "bank_increment_days": "-1", "bank_cap_days": "abc"},
 ], ids=["another game's form", "100k values", "a huge AI level", "no AI level", "bad numbers"])
 def test_a_forged_new_match_form_is_refused_in_words(alice, data):
-    response = client_of(alice).post(reverse("match_new", args=["mancala"]), data)
+    response = signed_in(alice).post(reverse("match_new", args=["mancala"]), data)
     assert response.status_code == 400
     assert re.search(r'class="errorlist[^"]*"', response.content.decode())
     assert not re.search(r"Traceback|object at 0x|<class ", said(response))
@@ -356,7 +351,7 @@ def test_a_forged_new_match_form_is_refused_in_words(alice, data):
 
 
 def test_a_new_match_form_that_is_not_utf8_is_refused_in_words(alice):
-    response = client_of(alice).post(reverse("match_new", args=["mancala"]), b"position=\xff&seat_1=\xfe",
+    response = signed_in(alice).post(reverse("match_new", args=["mancala"]), b"position=\xff&seat_1=\xfe",
                                       content_type=FORM)
     assert response.status_code == 400 and "Select a valid choice" in response.content.decode()
     assert not Match.objects.exists()

@@ -16,6 +16,7 @@ from accounts.views import NO_ADDRESS_CHOSEN, NOT_ON_ACCOUNT
 from config.middleware import NUL_REFUSED
 from games import views
 from tests.conftest import make_user
+from tests.conftest import signed_in as signed_in_as
 from tests.games.test_bad_input import NOT_PLAIN, said, stored
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
@@ -30,9 +31,7 @@ def assert_site_page(response, status: int, words: str) -> None:
 
 
 def signed_in(user) -> Client:
-    client = Client(raise_request_exception=False)
-    client.force_login(user)
-    return client
+    return signed_in_as(user, raise_request_exception=False)
 
 
 def test_a_request_refused_as_unreadable_still_knows_who_is_signed_in(alice, match, settings):
