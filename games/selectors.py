@@ -61,9 +61,9 @@ def _your_turn() -> Q:
     return Q(to_act=True, match__status=Status.ACTIVE)
 
 
-def _invited() -> Q:
+def unanswered_invitation() -> Q:
     """A seat (with ``user``) offered to a player who has not answered yet, in a match that can
-    still start (``invitations_for``; the top bar counts them)."""
+    still start (``invitations_for``; the top bar counts them; ``services.invitee`` limits them)."""
     return Q(accepted=False, match__status=Status.OPEN) & ~Q(_waits_for_a_closed_account("match"))
 
 
@@ -99,7 +99,7 @@ def waiting_count(user: User) -> int:
     bar's "My matches (3)"). One query on the player's seats, however many matches they have: each
     kind read by its own index (with one ``OR`` PostgreSQL joined every match in play instead)."""
     turns = Seat.objects.filter(_your_turn(), user=user).order_by().values("match")
-    return turns.union(Seat.objects.filter(_invited(), user=user).order_by().values("match")).count()
+    return turns.union(Seat.objects.filter(unanswered_invitation(), user=user).order_by().values("match")).count()
 
 
 class NextMatch(NamedTuple):
@@ -150,7 +150,8 @@ def lobby_open_matches(user: User) -> list[Match]:
 
 
 def invitations_for(user: User) -> list[Match]:
-    matches = Match.objects.filter(Exists(Seat.objects.filter(_invited(), match=OuterRef("pk"), user=user)))
+    theirs = Seat.objects.filter(unanswered_invitation(), match=OuterRef("pk"), user=user)
+    matches = Match.objects.filter(Exists(theirs))
     return list(_with_seats(matches).select_related("created_by"))  # "Bob invites you"
 
 

@@ -675,8 +675,7 @@ def invitee(*, name: str, creator: User, invited: set[int]) -> User:
     if user.pk in invited:
         raise ServiceError(INVITED_TWICE.format(name=user.username))
     if not creator.is_staff:  # one player's invitations must not fill another's inbox
-        waiting = Seat.objects.filter(user=user, accepted=False, match__created_by=creator,
-                                      match__status=Status.OPEN).count()
+        waiting = Seat.objects.filter(selectors.unanswered_invitation(), user=user, match__created_by=creator).count()
         if waiting >= settings.PENDING_INVITATIONS_TO_ONE_PLAYER:
             raise ServiceError(TOO_MANY_INVITATIONS_TO_ONE.format(name=user.public_name, count=waiting))
     invited.add(user.pk)
