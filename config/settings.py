@@ -308,6 +308,9 @@ OPEN_MATCHES_PER_PLAYER = 20
 PENDING_INVITATIONS_TO_ONE_PLAYER = 3
 # Invitations one player sends (rematches that invite included) in any 24 hours.
 INVITATIONS_PER_DAY = 50
+# Messages one player writes in matches (games.services.message_post) in any minute: a conversation
+# never needs more, and the others' pages redraw with each one.
+MESSAGES_PER_MINUTE = 10
 
 # --- the web -------------------------------------------------------------------
 LANGUAGE_CODE = "en-us"

@@ -386,6 +386,29 @@ class MatchEvent(models.Model):
         return f"{self.from_status or '—'} → {self.to_status}: {self.reason}"
 
 
+class Message(models.Model):
+    """A line one player wrote to the others in a match; whoever may open the match reads it."""
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="messages")
+    # Closing an account keeps the row (its public name too); deleting a user, which staff could,
+    # keeps the message, written by "a former player".
+    author = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="match_messages"
+    )
+    text = models.TextField()  # at most MESSAGE_LENGTH characters: games.services.message_post
+    after_move = models.PositiveIntegerField(help_text="The match's version (moves played) when it was written.")
+    created_at = models.DateTimeField(auto_now_add=True)
+    hidden = models.BooleanField(default=False, help_text="Removed by staff: the match page shows its author and "
+                                                          "time, not its text.")
+
+    class Meta:
+        # The match page reads the latest 50 of one match, newest first, by this index.
+        indexes = [models.Index(fields=["match", "-id"], name="message_latest")]
+
+    def __str__(self) -> str:
+        return f"{self.author.public_name if self.author else 'A former player'} after move {self.after_move}"
+
+
 class Notification(models.Model):
     """The outbox: one message on one channel, written in the same transaction as what
     causes it, due at ``due_at``, delivered by a task and, if that is lost or fails, by

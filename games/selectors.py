@@ -20,7 +20,7 @@ from django.utils import timezone
 from accounts.models import User
 from games.engine import all_games
 from games.engine.base import Game
-from games.models import Match, MatchEvent, MoveRecord, Notification, Seat, Status, poll_token, seat_names
+from games.models import Match, MatchEvent, Message, MoveRecord, Notification, Seat, Status, poll_token, seat_names
 
 LATEST_FINISHED = 20  # finished matches on My matches (and on a player's page); the rest are a page away
 IN_PLAY_SHOWN = 50  # matches in play on a player's page
@@ -30,6 +30,7 @@ LOBBY_SHOWN = 50
 # And at most this many of one player's (their newest): a few players at the per-player cap
 # (settings.OPEN_MATCHES_PER_PLAYER) would fill the whole list.
 LOBBY_SHOWN_PER_CREATOR = 5
+MESSAGES_SHOWN = 50  # the latest messages of a match on its page; the rest a link away
 SUGGESTED_OPPONENTS = 20  # names the new-match form offers in its invite fields
 # The match page records its viewer at most this often (one conditional UPDATE).
 PRESENCE_WRITE_SECONDS = 30
@@ -183,6 +184,21 @@ def match_level_changes(match: Match) -> list[MatchEvent]:
 def match_log_events(match: Match) -> list[MatchEvent]:
     """Events shown in the move log (timeouts, seats the AI took, extensions), by ply."""
     return list(MatchEvent.objects.filter(match=match, ply__isnull=False).order_by("ply", "pk"))
+
+
+class Messages(NamedTuple):
+    shown: list[Message]  # oldest first
+    total: int  # how many the match has
+
+
+def match_messages(match: Match, *, every: bool = False) -> Messages:
+    """The match's latest MESSAGES_SHOWN messages (``every``: all of them), oldest first, with their
+    authors and how many there are in all: one query however many there are (the count comes
+    with each row), the match's rows read by the index on (match, -id)."""
+    rows = (Message.objects.filter(match=match).select_related("author")
+            .annotate(total=Window(Count("pk"))).order_by("-pk"))
+    shown = list(rows if every else rows[:MESSAGES_SHOWN])
+    return Messages(shown[::-1], shown[0].total if shown else 0)
 
 
 def presence_due(now: datetime) -> Q:

@@ -18,6 +18,7 @@ from functools import partial
 
 from allauth.account.models import EmailAddress
 from django.conf import settings
+from django.core.cache import cache
 from django.db import connection, transaction
 from django.db.models import Case, F, Max, Min, Q, Value, When
 from django.template.defaultfilters import pluralize
@@ -38,6 +39,7 @@ from games.models import (
     STATUS_TRANSITIONS,
     Match,
     MatchEvent,
+    Message,
     MoveRecord,
     Notification,
     OnTimeout,
@@ -118,6 +120,15 @@ NO_TIME_LIMIT = "This match has no time limit, so there is no deadline to extend
 EXTENSION_NEEDS_REASON = "Say why the deadline is extended."
 ALREADY_ON_VACATION = "You are on vacation already, so no new vacation was started."
 VACATION_TOO_LONG = "You have {left} vacation day{s} left this year."
+# A message in a match (message_post): why one is refused, with what was typed left where it was.
+MESSAGE_LENGTH = 500
+MESSAGE_EMPTY = "Write something first."
+MESSAGE_TOO_LONG = "A message may be at most {most} characters; yours has {count}. Shorten it and send it again."
+MESSAGE_NUL = "Your message holds a NUL character, which nothing here accepts; nothing was sent."
+MESSAGE_NOT_A_PLAYER = "Only the players of this match can write here."
+MESSAGE_ACCOUNT_CLOSED = "Your account is closed, so nothing was sent."
+MESSAGES_TOO_FAST = "You are writing too fast; wait a minute."
+MESSAGES_WINDOW_SECONDS = 60
 
 # Why messages written before staff deactivated the player are not sent (the account cannot sign in).
 PLAYER_DEACTIVATED = "The player's account is deactivated."
@@ -161,6 +172,10 @@ class StaleMove(ServiceError):
 
 class NotAllowed(ServiceError):
     status = 403
+
+
+class TooFast(ServiceError):
+    status = 429
 
 
 class PermanentFailure(Exception):
@@ -1554,3 +1569,69 @@ def seat_seen(*, match_id: int, user: User) -> None:
     """Record that the player has the match open; at most one row write per PRESENCE_WRITE_SECONDS."""
     now = timezone.now()
     Seat.objects.filter(selectors.presence_due(now), match_id=match_id, user=user).update(last_seen_at=now)
+
+
+# --- messages between the players ----------------------------------------------------
+
+
+def message_text(text: str) -> str:
+    """What is stored of a typed message: a browser sends a line break as CR LF (two
+    characters where the player sees one), and spaces round it say nothing."""
+    return text.replace("\r\n", "\n").replace("\r", "\n").strip()
+
+
+def _message_refusal(text: str) -> str:
+    if "\x00" in text:  # PostgreSQL refuses it in text (the site's middleware answers forms with one first)
+        return MESSAGE_NUL
+    if not text:
+        return MESSAGE_EMPTY
+    if len(text) > MESSAGE_LENGTH:
+        return MESSAGE_TOO_LONG.format(most=MESSAGE_LENGTH, count=len(text))
+    return ""
+
+
+def _message_allowed(user: User) -> bool:
+    """At most ``settings.MESSAGES_PER_MINUTE`` in MESSAGES_WINDOW_SECONDS from the first, counted in the
+    cache (the database's, shared by every web process) as the data download counts its downloads. Not with
+    ``cache.incr``: the database cache's writes the count again with the default timeout (5 minutes),
+    which moved the window's end at every message."""
+    key = f"match-messages:{user.pk}"
+    now = timezone.now().timestamp()
+    started, count = cache.get(key) or (now, 0)
+    if now >= started + MESSAGES_WINDOW_SECONDS:
+        started, count = now, 0
+    cache.set(key, (started, count + 1), started + MESSAGES_WINDOW_SECONDS - now)
+    return count < settings.MESSAGES_PER_MINUTE
+
+
+@transaction.atomic
+def message_post(*, match_id: int, user: User, text: str) -> Message:
+    """A message from a player seated in the match (invited and not yet answered too, in a match
+    of any status), written after the moves played so far. The match's revision moves on in the
+    same transaction, so the others' open pages redraw with it at their next poll."""
+    text = message_text(text)
+    if refusal := _message_refusal(text):
+        raise ServiceError(refusal)
+    if not user.is_active:
+        raise NotAllowed(MESSAGE_ACCOUNT_CLOSED)
+    match = _lock_match(match_id)
+    if not Seat.objects.filter(match=match, user=user).exists():
+        raise NotAllowed(MESSAGE_NOT_A_PLAYER)
+    if not _message_allowed(user):
+        raise TooFast(MESSAGES_TOO_FAST)
+    message = Message.objects.create(match=match, author=user, text=text, after_move=match.version)
+    _touch(match)
+    return message
+
+
+@transaction.atomic
+def message_hide(*, message_id: int, hidden: bool) -> Message:
+    """Staff remove a message from the match page (or put it back); open pages redraw."""
+    match_id = Message.objects.values_list("match_id", flat=True).get(pk=message_id)
+    match = _lock_match(match_id)
+    message = Message.objects.get(pk=message_id)
+    if message.hidden != hidden:
+        message.hidden = hidden
+        message.save(update_fields=["hidden"])
+        _touch(match)
+    return message
