@@ -15,6 +15,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.cache import patch_cache_control, patch_vary_headers
 from django.views.decorators.cache import never_cache
@@ -233,7 +234,7 @@ def _not_found(request, message: str, status: int = 404) -> HttpResponse:
     return render(request, template, {"message": message}, status=status)
 
 
-def _match_context(request, match: Match, *, error: str = "") -> dict:
+def _match_context(request, match: Match, *, error: str = "", message_error: str = "", message_text: str = "") -> dict:
     game = match.game_obj
     state = game.load(match.state)
     seats = list(match.seats.all())
@@ -255,6 +256,7 @@ def _match_context(request, match: Match, *, error: str = "") -> dict:
     colours = seat_colours(game.slug, view)
     for seat in seats:
         seat.colours = colours.get(seat.number, "")  # the seat list ties the board's colours to names
+    every_message = request.GET.get("messages") == "all"
     return {
         "match": match,
         "game": game,
@@ -292,6 +294,12 @@ def _match_context(request, match: Match, *, error: str = "") -> dict:
         "poll_token": match.poll_token,
         "poll_seconds": POLL_SECONDS,
         "error": error,
+        # The players seated (the invited too) write to each other, in a match of any status.
+        "may_write": bool(my_seat) and request.user.is_active,
+        "chat": selectors.match_messages(match, every=every_message),
+        "every_message": every_message,
+        "message_error": message_error,
+        "message_text": message_text,
     }
 
 
@@ -310,9 +318,10 @@ def _move_log(moves: list, events: list) -> dict:
     return {"moves": moves, "log_lines": lines, "opening_events": list(reversed(after.get(0, [])))}
 
 
-def _render_match(request, match: Match, *, error: str = "", status: int = 200) -> HttpResponse:
+def _render_match(request, match: Match, *, error: str = "", status: int = 200, **message) -> HttpResponse:
+    """``message``: a refused message's words and text (``message_error``, ``message_text``)."""
     template = "games/match_detail.html#live" if request.htmx else "games/match_detail.html"
-    response = render(request, template, _match_context(request, match, error=error), status=status)
+    response = render(request, template, _match_context(request, match, error=error, **message), status=status)
     # One URL serves a page and a fragment; neither may be cached or kept in history.
     patch_vary_headers(response, ["HX-Request"])
     patch_cache_control(response, no_store=True, private=True)
@@ -368,6 +377,26 @@ def match_move(request, pk: int):
     if request.htmx:
         return _render_match(request, _viewer_match(request, pk))
     return redirect("match_detail", pk=pk)
+
+
+@login_required
+@_posted_or_back
+@_match_page
+def match_message(request, pk: int):
+    """A message to the others in the match. Refused, the page says why and the text stays where it
+    was typed: the form is outside the part htmx redraws, and a plain form's page gets it back."""
+    match = _viewer_match(request, pk)
+    services.seat_seen(match_id=pk, user=request.user)
+    text = request.POST.get("text", "")
+    try:
+        services.message_post(match_id=match.pk, user=request.user, text=text)
+    except services.ServiceError as error:
+        match.refresh_from_db()
+        return _render_match(request, match, status=error.status, message_error=error.message, message_text=text)
+    if request.htmx:
+        return _render_match(request, _viewer_match(request, pk))
+    every = "?messages=all" if request.GET.get("messages") == "all" else ""
+    return redirect(reverse("match_detail", args=[pk]) + every + "#messages")
 
 
 def _match_action(service, success: str, *, for_outsiders: bool = False):

@@ -50,6 +50,9 @@ def pages(db) -> dict[str, str]:
                           seats=[SeatSpec("creator"), SeatSpec("open")])
     invitation = services.match_create(creator=bob, game_slug="jeexa", options={},  # to answer by a moment
                                        seats=[SeatSpec("creator"), SeatSpec("user", username="alice")])
+    for text in ("good luck!", "sorry, on holiday\nuntil Monday", "rude words"):  # a conversation, one line hidden
+        message = services.message_post(match_id=matches["mancala"].pk, user=bob, text=text)
+    services.message_hide(message_id=message.pk, hidden=True)
     client, spectator, visitor = Client(), Client(), Client()
     client.force_login(alice)
     spectator.force_login(make_user("dora"))
@@ -71,6 +74,7 @@ def pages(db) -> dict[str, str]:
         post(f"{slug} new match refused", reverse("match_new", args=[slug]), {
             "position": "first", "time_control": "bank", "bank_initial_days": "500", "bank_increment_days": "1",
             "bank_cap_days": "14", "on_timeout": "lose", "seat_1": "invite", "invite_1": "ghost"})
+    post("mancala message refused", reverse("match_message", args=[matches["mancala"].pk]), {"text": " "})
     get("mesopotamia match, watched", reverse("match_detail", args=[matches["mesopotamia"].pk]), via=spectator)
     get("invitation", reverse("match_detail", args=[invitation.pk]))
     for name in ("lobby", "dashboard", "finished_matches", "profile"):
@@ -96,6 +100,8 @@ def test_no_page_has_html_a_browser_would_repair(pages):
     for refused in ("mancala new match refused", "profile refused", "close account refused", "sign-up refused"):
         assert "errorlist" in pages[refused], f"{refused}: its errors are checked"
     assert 'class="messages"' in pages["profile saved (a message)"], "and a message"
+    assert "(message removed by staff)" in pages["mancala match"], "and messages between the players"
+    assert "Write something first." in pages["mancala message refused"]
     assert "You closed this account" in pages["own closed account's sign-in"], "and its owner's words"
     problems = {name: found for name, html in pages.items()
                 if (found := html_problems(html, whole_page=not name.startswith("part: ")))}

@@ -118,6 +118,9 @@ const REQUEST_PROBLEMS = {
   slowMove: "The site took too long to answer, so your move may not have been made. Try it again.",
   server: "Something went wrong on our side. Reload the page to see the match as it stands.",
   refused: "The site could not read that request, so nothing was done. Reload the page and try again.",
+  message: "Something went wrong on our side, so your message may not have been sent. It is still in its box: "
+    + "send it again.",
+  messageNotSent: "Your message did not reach the site; it is still in its box. Check your connection and send it again.",
   action: "Your last click did not reach the site, so nothing was done. Check your connection and try again.",
   connection: "The site cannot be reached just now. Check your connection; this page catches up once it is back.",
   unavailable: "The site is not answering just now. This page catches up once it is back.",
@@ -137,14 +140,21 @@ function showProblem(kind, text) {
 }
 
 // What went wrong, said for a move, for the poll, or for any other click (the replay's steps).
-function showFailure(detail, kinds) {
-  const [move, poll, other] = kinds;
-  const verb = detail.requestConfig ? detail.requestConfig.verb : "get";
-  showProblem(verb === "post" ? move : isPoll(detail.elt) ? poll : other);
+function isMessage(element) {
+  return element instanceof Element && element.matches(".chat-form");
 }
-document.addEventListener("htmx:responseError", (event) => showFailure(event.detail, ["move", "unavailable", "server"]));
-document.addEventListener("htmx:sendError", (event) => showFailure(event.detail, ["action", "connection", "action"]));
-document.addEventListener("htmx:timeout", (event) => showFailure(event.detail, ["slowMove", "connection", "action"]));
+
+function showFailure(detail, kinds) {
+  const [move, poll, other, message] = kinds;
+  const verb = detail.requestConfig ? detail.requestConfig.verb : "get";
+  showProblem(isMessage(detail.elt) ? message : verb === "post" ? move : isPoll(detail.elt) ? poll : other);
+}
+document.addEventListener("htmx:responseError",
+  (event) => showFailure(event.detail, ["move", "unavailable", "server", "message"]));
+document.addEventListener("htmx:sendError",
+  (event) => showFailure(event.detail, ["action", "connection", "action", "messageNotSent"]));
+document.addEventListener("htmx:timeout",
+  (event) => showFailure(event.detail, ["slowMove", "connection", "action", "message"]));
 document.addEventListener("click", (event) => {
   if (event.target.closest("#request-problem .dismiss")) document.getElementById("request-problem").hidden = true;
 });
@@ -180,9 +190,13 @@ let requestsSent = 0;
 let lastMoveSent = 0;
 const sentAs = new WeakMap();
 
-function saySending(said) {
+function saySending(said, element) {
   const notice = document.getElementById("request-pending");
-  if (notice) notice.hidden = !said;
+  if (!notice) return;
+  // A message's form says what it sends ("Sending your message…"); a move says the notice's own words.
+  notice.dataset.move ||= notice.textContent;
+  if (said && element) notice.textContent = element.closest("[data-sending]")?.dataset.sending || notice.dataset.move;
+  notice.hidden = !said;
 }
 
 document.addEventListener("htmx:confirm", (event) => {
@@ -198,7 +212,8 @@ document.addEventListener("htmx:beforeSend", (event) => {
   moveOnItsWay = xhr;
   const problem = document.getElementById("request-problem");
   if (problem) problem.hidden = true;  // a try again: its own answer says how it went
-  sendingSaid = setTimeout(() => saySending(true), SENDING_SAID_AFTER_MS);
+  const sender = event.detail.elt;
+  sendingSaid = setTimeout(() => saySending(true, sender), SENDING_SAID_AFTER_MS);
   // At the very end, however it ended: an answer, an error, no connection or no answer in time.
   xhr.addEventListener("loadend", () => {
     moveOnItsWay = null;
@@ -322,4 +337,13 @@ document.addEventListener("toggle", (event) => {
 document.addEventListener("DOMContentLoaded", () => {
   const zone = document.querySelector('input[type="hidden"][name="time_zone"]');
   if (zone && !zone.value) zone.value = Intl.DateTimeFormat().resolvedOptions().timeZone || "";
+});
+
+// A message sent empties its box; one refused (its reason is said above the box) or lost stays
+// there to be sent again. Not htmx's event.detail.successful: our config swaps a 4xx answer in
+// as no error (a refusal is shown), so a refused message counted as successful.
+document.addEventListener("htmx:afterRequest", (event) => {
+  const form = event.detail.elt;
+  const status = event.detail.xhr ? event.detail.xhr.status : 0;
+  if (isMessage(form) && status >= 200 && status < 300) form.querySelector("textarea").value = "";
 });

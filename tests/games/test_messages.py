@@ -3,13 +3,23 @@ nothing stored, the text kept), the limit per minute, staff hiding one, and the 
 
 from __future__ import annotations
 
+import re
+
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
 
 from accounts.services import user_deactivate
+from config.middleware import NUL_REFUSED
 from games import selectors, services
 from games.models import Match, Message, Status
 from games.services import SeatSpec
-from tests.conftest import make_user, start_match
+from games.views import NOT_FOUND, OPENED_NOT_SENT
+from tests.conftest import make_user, signed_in, start_match
+
+HTMX = {"HTTP_HX_REQUEST": "true"}
+READERS = "Everyone who can open this match reads these messages."
 
 
 def revision(match: Match) -> int:
@@ -124,3 +134,210 @@ def test_a_deleted_author_s_message_stays(alice, carol, match):
     Message.objects.create(match=match, author=dora, text="kept", after_move=0)
     dora.delete()
     assert Message.objects.get().author is None
+
+
+# --- the page -----------------------------------------------------------------------------
+
+
+def post(client, match, text, **headers):
+    return client.post(reverse("match_message", args=[match.pk]), {"text": text}, **headers)
+
+
+def page_of(client, match, **query) -> str:
+    response = client.get(reverse("match_detail", args=[match.pk]), query)
+    assert response.status_code == 200
+    return response.content.decode()
+
+
+def live_part(page: str) -> str:
+    """The part the poll redraws: from #live to the form that follows it."""
+    return page.split('id="live"')[1].split('class="chat-form"')[0]
+
+
+def textarea(page: str) -> str | None:
+    found = re.search(r'<textarea id="message-text" name="text"[^>]*>(.*?)</textarea>', page, re.DOTALL)
+    return found and found[1]
+
+
+def test_a_message_sent_with_htmx_comes_back_in_the_redrawn_part_and_reaches_the_others(alice, bob, match):
+    services.move_submit(match_id=match.pk, user=alice, move="1", expected_version=0)
+    match.refresh_from_db()
+    bobs = signed_in(bob)
+    token = match.poll_token
+
+    response = post(signed_in(alice), match, "good luck, Bob!", **HTMX)
+
+    fragment = response.content.decode()
+    assert response.status_code == 200 and 'id="live"' in fragment
+    assert "<html" not in fragment and "<textarea" not in fragment
+    said = re.search(r'<li id="message-\d+">(.*?)</li>', fragment, re.DOTALL)[1]
+    assert f'href="{reverse("player", args=["alice"])}">Alice</a>' in said
+    assert re.search(r'<time datetime="[0-9T:+-]+">[^<]+</time>', said) and "after move 1" in said
+    assert "good luck, Bob!" in said
+    poll = bobs.get(reverse("match_poll", args=[match.pk]), {"token": token}, **HTMX)
+    assert poll.status_code == 200 and "good luck, Bob!" in poll.content.decode()
+
+
+def test_without_htmx_a_message_returns_to_the_match_page(alice, match):
+    response = post(signed_in(alice), match, "hello")
+    assert response.status_code == 302
+    assert response["Location"] == reverse("match_detail", args=[match.pk]) + "#messages"
+    assert Message.objects.get().text == "hello"
+
+
+def test_the_text_is_shown_as_written_never_as_html_with_its_line_breaks(alice, bob, match):
+    services.message_post(match_id=match.pk, user=alice, text='<script>alert(1)</script>\n<b>bold</b> & "so"')
+    said = live_part(page_of(signed_in(bob), match))
+    assert "<script>alert" not in said and "<b>bold" not in said
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;<br>&lt;b&gt;bold&lt;/b&gt; &amp; &quot;so&quot;" in said
+
+
+def test_players_get_the_form_and_the_line_on_who_reads_outside_the_redrawn_part(alice, bob, match):
+    page = page_of(signed_in(bob), match)
+    assert '<label for="message-text">' in page and textarea(page) == "" and READERS in page
+    assert "<textarea" not in live_part(page), "a poll would wipe what is typed"
+    assert page.index('id="messages-heading"') > page.index('id="log-heading"'), "after the move log"
+    assert "No messages yet." in page
+
+
+def test_a_spectator_reads_an_open_challenge_s_messages_without_a_form(alice, carol):
+    challenge = services.match_create(creator=alice, game_slug="mancala", options={},
+                                      seats=[SeatSpec("creator"), SeatSpec("open")])
+    services.message_post(match_id=challenge.pk, user=alice, text="anyone for a game?")
+    carols = signed_in(carol)
+    page = page_of(carols, challenge)
+    assert "anyone for a game?" in page and "<textarea" not in page and READERS in page
+
+    refused = post(carols, challenge, "me!", **HTMX)  # forged: no form was offered
+    assert refused.status_code == 403 and services.MESSAGE_NOT_A_PLAYER in refused.content.decode()
+    assert Message.objects.count() == 1
+
+
+def test_someone_who_may_not_open_the_match_reads_and_writes_nothing(alice, bob, carol, match):
+    services.message_post(match_id=match.pk, user=alice, text="between us")
+    carols = signed_in(carol)
+    assert carols.get(reverse("match_detail", args=[match.pk])).status_code == 404
+    for headers in ({}, HTMX):
+        refused = post(carols, match, "let me in", **headers)
+        assert refused.status_code == 404 and NOT_FOUND in refused.content.decode()
+        assert "between us" not in refused.content.decode()
+    missing = post(carols, Match(pk=987654), "anyone?")
+    assert missing.status_code == 404 and NOT_FOUND in missing.content.decode()
+    assert Message.objects.count() == 1
+
+
+def test_staff_and_a_player_whose_seat_the_ai_took_read_but_may_not_write(alice, bob, staff, match):
+    services.message_post(match_id=match.pk, user=alice, text="see you")
+    services.seat_replace_by_ai(match_id=match.pk, seat_number=1, level=1, actor=staff, reason="Bob left")
+    for watcher in (bob, staff):
+        client = signed_in(watcher)
+        page = page_of(client, match)
+        assert "see you" in page and "<textarea" not in page
+        refused = post(client, match, "hi", **HTMX)
+        assert refused.status_code == 403 and services.MESSAGE_NOT_A_PLAYER in refused.content.decode()
+    assert Message.objects.count() == 1
+
+
+def test_the_address_opened_by_get_goes_to_the_match_page(alice, match):
+    response = signed_in(alice).get(reverse("match_message", args=[match.pk]), follow=True)
+    assert response.redirect_chain == [(reverse("match_detail", args=[match.pk]), 302)]
+    assert OPENED_NOT_SENT in response.content.decode() and not Message.objects.exists()
+
+
+def test_a_visitor_is_asked_to_sign_in(client, match):
+    response = post(client, match, "hi")
+    assert response.status_code == 302 and reverse("account_login") in response["Location"]
+
+
+@pytest.mark.parametrize(("text", "words"), [
+    ("", services.MESSAGE_EMPTY),
+    ("   \r\n  ", services.MESSAGE_EMPTY),
+    ("é" * 501, "A message may be at most 500 characters; yours has 501."),
+])
+def test_a_refused_message_says_why_and_keeps_the_text(alice, match, text, words):
+    client = signed_in(alice)
+    before = revision(match)
+    # htmx: the part it redraws says why; the box, outside it, keeps what was typed (site.js empties it
+    # only after a message was sent).
+    fragment = post(client, match, text, **HTMX)
+    assert fragment.status_code == 400 and words in live_part(fragment.content.decode())
+    assert "<textarea" not in fragment.content.decode()
+    # A plain form: the page says why, and the box holds the text again.
+    page = post(client, match, text)
+    assert page.status_code == 400 and words in page.content.decode() and textarea(page.content.decode()) == text
+    assert not Message.objects.exists() and revision(match) == before
+
+
+def test_a_nul_character_is_refused_in_words_and_nothing_is_stored(alice, match):
+    response = post(signed_in(alice), match, "gg\x00", **HTMX)
+    assert response.status_code == 400 and NUL_REFUSED in response.content.decode()
+    assert not Message.objects.exists()
+
+
+def test_writing_too_fast_is_refused_in_words_and_keeps_the_text(alice, match):
+    client = signed_in(alice)
+    for number in range(10):
+        assert post(client, match, f"line {number}", **HTMX).status_code == 200
+    fragment = post(client, match, "the eleventh", **HTMX)
+    assert fragment.status_code == 429 and services.MESSAGES_TOO_FAST in fragment.content.decode()
+    page = post(client, match, "the eleventh")
+    assert page.status_code == 429 and textarea(page.content.decode()) == "the eleventh"
+    assert Message.objects.count() == 10
+
+
+def test_a_message_staff_hid_shows_who_wrote_it_and_when_not_what(alice, bob, match):
+    message = services.message_post(match_id=match.pk, user=alice, text="rude words")
+    services.message_hide(message_id=message.pk, hidden=True)
+    said = live_part(page_of(signed_in(bob), match))
+    assert "rude words" not in said and "(message removed by staff)" in said
+    assert ">Alice</a>" in said and "<time datetime=" in said.split('id="messages-heading"')[1]
+
+
+def test_the_latest_50_then_a_link_to_all_of_them(alice, bob, match):
+    Message.objects.bulk_create(Message(match=match, author=(alice, bob)[n % 2], text=f"line {n}.", after_move=0)
+                                for n in range(60))
+    client = signed_in(alice)
+    latest = live_part(page_of(client, match))
+    assert re.findall(r"line (\d+)\.", latest) == [str(n) for n in range(10, 60)]
+    link = f'href="{reverse("match_detail", args=[match.pk])}?messages=all#messages">Show all 60 messages</a>'
+    assert link in latest and "before the first move" in latest
+    every = page_of(client, match, messages="all")
+    assert re.findall(r"line (\d+)\.", live_part(every)) == [str(n) for n in range(60)]
+    assert "Show all" not in every
+    # The poll and the form keep showing them all.
+    assert "&amp;messages=all" in every
+    assert f'hx-post="{reverse("match_message", args=[match.pk])}?messages=all"' in every
+    sent = post(client, match, "line 60.", **HTMX, QUERY_STRING="messages=all")
+    assert re.findall(r"line (\d+)\.", sent.content.decode()) == [str(n) for n in range(61)]
+
+
+def test_a_finished_match_s_page_polls_for_its_players_messages(alice, bob, match):
+    services.match_resign(match_id=match.pk, user=alice)
+    match.refresh_from_db()
+    bobs = signed_in(bob)
+    assert "hx-trigger=\"every" in page_of(bobs, match)
+    services.message_post(match_id=match.pk, user=alice, text="gg")
+    poll = bobs.get(reverse("match_poll", args=[match.pk]), {"token": match.poll_token}, **HTMX)
+    assert poll.status_code == 200 and "gg" in poll.content.decode()
+
+
+def count_queries(client, url, **query) -> int:
+    with CaptureQueriesContext(connection) as captured:
+        assert client.get(url, query, **HTMX).status_code == 200
+    return len(captured.captured_queries)
+
+
+def test_the_page_and_the_poll_cost_the_same_queries_with_0_or_60_messages(alice, bob, match):
+    services.move_submit(match_id=match.pk, user=alice, move="1", expected_version=0)
+    client = signed_in(alice)
+    page, poll = reverse("match_detail", args=[match.pk]), reverse("match_poll", args=[match.pk])
+
+    def costs() -> list[int]:
+        return [count_queries(client, url, token="old", **query) for url in (page, poll)
+                for query in ({}, {"messages": "all"})]
+
+    quiet = costs()
+    Message.objects.bulk_create(Message(match=match, author=(alice, bob)[n % 2], text=f"line {n}", after_move=n)
+                                for n in range(60))
+    assert "Show all 60 messages" in client.get(page).content.decode()
+    assert costs() == quiet

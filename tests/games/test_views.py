@@ -16,7 +16,7 @@ from django.utils.html import strip_tags
 from games import selectors, services
 from games.engine import get_game
 from games.forms import NO_ONE_ELSE
-from games.models import Match, MoveRecord, Notification, Status
+from games.models import Match, Message, MoveRecord, Notification, Status
 from games.selectors import LATEST_FINISHED, PRESENCE_WRITE_SECONDS
 from games.services import ClockSpec, SeatSpec
 from games.views import FINISHED_PER_PAGE
@@ -784,6 +784,7 @@ def test_query_counts_do_not_grow_with_the_number_of_moves(client, alice, bob, t
     short.refresh_from_db()
     long.refresh_from_db()
     assert (short.version, long.version) == (1, 200)
+    Message.objects.bulk_create(Message(match=long, author=users[n % 2], text="gg", after_move=n) for n in range(60))
     client.force_login(alice)
     pages = [count_queries(client, "get", reverse("match_detail", args=[m.pk])) for m in (short, long)]
     assert pages[0] == pages[1]
