@@ -24,6 +24,7 @@ from games.models import (
     STATUS_TRANSITIONS,
     Match,
     MatchEvent,
+    Message,
     MoveRecord,
     Notification,
     Seat,
@@ -146,6 +147,28 @@ class MatchEventInline(ReadOnlyInline):
         return super().get_queryset(request).select_related("actor")
 
 
+class MessageInline(admin.TabularInline):
+    """The players' messages, read-only but for ``hidden``: staff tick it to remove one from the match
+    page (its author and time stay), through the service (MatchAdmin.save_formset)."""
+
+    model = Message
+    extra = 0
+    can_delete = False
+    latest = 50
+    verbose_name_plural = "latest messages between the players"
+    fields = ("created_at", "author", "after_move", "text", "hidden")
+    readonly_fields = ("created_at", "author", "after_move", "text")
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+    def has_view_permission(self, request, obj=None):
+        return super().has_view_permission(request, obj) or may_see_matches(request)
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).select_related("author")
+
+
 RESEND_FORM = "resend-notification"  # the form that each row's "Send again" button posts (a match's page, the list)
 
 
@@ -255,7 +278,7 @@ class MatchAdmin(SecretsNotFiltered, admin.ModelAdmin):
                        "finished_at", "time_control", "days_per_move",
                        "bank_initial_days", "bank_increment_days", "bank_cap_days", "on_timeout", "position",
                        "whole_log")
-    inlines = [SeatInline, MoveRecordInline, MatchEventInline, NotificationInline]
+    inlines = [SeatInline, MoveRecordInline, MatchEventInline, MessageInline, NotificationInline]
     actions = ["abort_matches", "replace_seat_by_ai", "extend_deadline", "resend_notification"]
 
     def get_queryset(self, request):
@@ -291,9 +314,29 @@ class MatchAdmin(SecretsNotFiltered, admin.ModelAdmin):
         return queryset.filter(Exists(Seat.objects.filter(seat, match=OuterRef("pk")))), False
 
     def change_view(self, request, object_id, form_url="", extra_context=None):
-        # Every field is read-only (staff act through the actions): Save buttons would save nothing.
-        hidden = {"show_save": False, "show_save_and_continue": False, "show_save_and_add_another": False}
+        # Every field is read-only (staff act through the actions): Save buttons would save nothing,
+        # but for the messages' "hidden" boxes, where staff may change messages.
+        boxes = (request.user.has_perm("games.change_message")
+                 and Message.objects.filter(match_id=object_id if str(object_id).isdigit() else None).exists())
+        hidden = {"show_save": boxes, "show_save_and_continue": boxes, "show_save_and_add_another": False}
         return super().change_view(request, object_id, form_url, {**(extra_context or {}), **hidden})
+
+    def save_model(self, request, obj, form, change):
+        """Nothing of the match is edited here (every field is read-only): saving its row would write
+        back the position this page read over a move made meanwhile."""
+
+    def save_formset(self, request, form, formset, change):
+        """Only the messages' "hidden" boxes can change here, each through the service (open pages redraw);
+        the other inlines are read-only, and their forms save nothing."""
+        if formset.model is not Message:
+            return super().save_formset(request, form, formset, change)
+        formset.new_objects, formset.deleted_objects, formset.changed_objects = [], [], []  # for the History
+        for message_form in formset.forms:
+            if message_form.instance.pk and "hidden" in message_form.changed_data:
+                message = services.message_hide(message_id=message_form.instance.pk,
+                                                hidden=message_form.cleaned_data["hidden"])
+                formset.changed_objects.append((message, ["hidden"]))
+        return None
 
     def render_change_form(self, request, context, add=False, change=False, form_url="", obj=None):
         # Each action the match allows is a button of its own (match_tools); Django's drop-down of
@@ -515,6 +558,41 @@ class NotificationAdmin(admin.ModelAdmin):
         self.message_user(
             request, f"{queued} notification{pluralize(queued)} queued again, to be sent as they were written."
         )
+
+
+@admin.register(Message)
+class MessageAdmin(admin.ModelAdmin):
+    """Every message between players, to find one by its words or its author; ``hidden`` is the one
+    thing staff change (through the service, so that open pages redraw)."""
+
+    show_full_result_count = False
+    list_display = ("created_at", "match", "author", "after_move", "text_start", "hidden")
+    list_editable = ("hidden",)
+    list_filter = ("hidden",)
+    search_fields = ("text", "author__username", "author__display_name", "=match__id")
+    search_help_text = "Words of the message, its author's username or display name, or a match's number."
+    fields = ("match", "author", "after_move", "created_at", "text", "hidden")
+    readonly_fields = ("match", "author", "after_move", "created_at", "text")
+
+    def get_queryset(self, request):
+        # A match's name only: its state (kilobytes) stays unread.
+        return super().get_queryset(request).select_related("match", "author").defer("match__state")
+
+    @admin.display(description="text")
+    def text_start(self, message: Message) -> str:
+        return message.text if len(message.text) <= 80 else message.text[:79] + "…"
+
+    def has_view_permission(self, request, obj=None):
+        return super().has_view_permission(request, obj) or may_see_matches(request)
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+    def save_model(self, request, obj, form, change):
+        services.message_hide(message_id=obj.pk, hidden=obj.hidden)
 
 
 @admin.register(MoveRecord)

@@ -18,7 +18,7 @@ from django.utils.html import strip_tags
 from pytest_django.asserts import assertContains, assertNotContains, assertTemplateUsed
 
 from games import services
-from games.models import Match, MatchEvent, MoveRecord, Notification, Seat, Status
+from games.models import Match, MatchEvent, Message, MoveRecord, Notification, Seat, Status
 from games.services import ClockSpec, SeatSpec
 from tests.conftest import make_user, start_match
 from tests.games.conftest import play_random_moves, start_timed_match
@@ -128,6 +128,7 @@ def test_the_game_filter_names_every_game_even_without_a_match(staff_client, mat
 def test_its_change_page_shows_seats_moves_events_emails_and_the_position_but_not_the_seed(staff_client, alice, bob):
     match = start_match(alice, bob)
     services.move_submit(match_id=match.pk, user=alice, move="1", expected_version=0)
+    services.message_post(match_id=match.pk, user=bob, text="nice opening")
 
     response = staff_client.get(reverse("admin:games_match_change", args=[match.pk]))
 
@@ -136,6 +137,7 @@ def test_its_change_page_shows_seats_moves_events_emails_and_the_position_but_no
         "Seat": 2,
         "MoveRecord": 1,
         "MatchEvent": MatchEvent.objects.filter(match=match).count(),
+        "Message": 1,
         "Notification": Notification.objects.filter(match=match).count(),
     }
     assertContains(response, "Alice sows tile 1: 4 coins.")
@@ -359,7 +361,7 @@ def test_a_moderator_given_only_the_match_permission_reads_its_seats_and_whole_m
     response = client.get(reverse("admin:games_match_change", args=[match.pk]))
 
     shown = {inline.formset.model for inline in response.context["inline_admin_formsets"]}
-    assert shown == {Seat, MoveRecord, MatchEvent}, "the outbox keeps its own permission"
+    assert shown == {Seat, MoveRecord, MatchEvent, Message}, "the outbox keeps its own permission"
     assertContains(response, "Alice sows tile 1: 4 coins.")
     log = client.get(f'{reverse("admin:games_moverecord_changelist")}?match__id__exact={match.pk}')
     assert log.status_code == 200 and log.context["cl"].result_count == 1
