@@ -1,11 +1,12 @@
 """Download my data: what the site keeps about a player, as a JSON file (GDPR's data portability).
 
 Only what the player may know, read as their own pages show it: their settings and addresses,
-the notifications sent them, and every match they hold or held a seat in with its seat list,
-result and move log. The log's lines are the ones every viewer of the match reads (written with
-no secret in them: tests/games/test_secrets.py); a move's notation only for the player's own
-moves (another seat's can name a hidden offering: "hut 3 5"). Never a match's stored state or
-seed: they are not even read.
+the notifications sent them, every match they hold or held a seat in with its seat list,
+result and move log, and the messages they wrote in matches (not the others': those are theirs).
+The log's lines are the ones every viewer of the match reads (written with no secret in them:
+tests/games/test_secrets.py); a move's notation only for the player's own moves (another
+seat's can name a hidden offering: "hut 3 5"). Never a match's stored state or seed: they are
+not even read.
 
 The file is written as it is read, a few matches at a time, so a player of thousands of long
 matches costs neither the server's memory nor a query per match or move.
@@ -27,7 +28,7 @@ from django.utils import timezone
 from accounts.models import User
 from games.boards import seat_colours
 from games.engine import get_game
-from games.models import Match, MatchEvent, MoveRecord, Notification, Seat, Status, seat_names
+from games.models import Match, MatchEvent, Message, MoveRecord, Notification, Seat, Status, seat_names
 
 MATCHES_PER_READ = 50  # matches read together (4 queries): 200 long matches are 4 reads
 
@@ -43,6 +44,11 @@ def account_data(user: User) -> Iterator[bytes]:
     yield _dumps(head)[:-1].encode() + b',\n "matches": ['
     first = True
     for entry in _matches(user):
+        yield (("\n  " if first else ",\n  ") + _dumps(entry).replace("\n", "\n  ")).encode()
+        first = False
+    yield b"\n ],\n \"messages\": ["
+    first = True
+    for entry in _messages(user):
         yield (("\n  " if first else ",\n  ") + _dumps(entry).replace("\n", "\n  ")).encode()
         first = False
     yield b"\n ]\n}\n"
@@ -148,6 +154,15 @@ def _match(match: Match, user: User, moves: list[tuple], events: list[MatchEvent
                   for _, ply, seat, notation, description, by_ai, at in moves],
         "log_events": [{"after_move": event.ply, "text": event.reason, "at": event.created_at} for event in events],
     }
+
+
+def _messages(user: User) -> Iterator[dict]:
+    """The messages the player wrote, oldest first, one query read a few hundred rows at a time; one
+    staff removed from its match's page says so (it is still theirs)."""
+    rows = Message.objects.filter(author=user).order_by("pk").values_list(
+        "match_id", "after_move", "created_at", "text", "hidden")
+    for match, after_move, at, text, hidden in rows.iterator(chunk_size=500):
+        yield {"match": match, "after_move": after_move, "at": at, "text": text, "removed_by_staff": hidden}
 
 
 def _your_result(match: Match, number: int) -> str | None:

@@ -20,7 +20,7 @@ from django.utils import timezone
 
 from games import services
 from games.engine import get_game
-from games.models import Match, MoveRecord, Notification, Status
+from games.models import Match, Message, MoveRecord, Notification, Status
 from games.services import SeatSpec
 from tests.conftest import make_user, signed_in, start_match
 from tests.games.conftest import play_random_moves
@@ -290,6 +290,7 @@ def test_it_costs_the_same_queries_for_2_matches_as_for_20(alice, bob, carol, ai
             match = start_match(alice, bob) if number % 2 else started("jeexa", alice, bob, carol)
             play_random_moves(match, [seat.user for seat in match.seats.order_by("number")], rng, limit=6)
             Notification.objects.create(user=alice, match=match, kind="your_turn", subject="Your turn", body="…")
+            Message.objects.create(match=match, author=alice, text="gg", after_move=0)
             if number % 3 == 0:
                 services.match_resign(match_id=match.pk, user=alice)
 
@@ -299,3 +300,23 @@ def test_it_costs_the_same_queries_for_2_matches_as_for_20(alice, bob, carol, ai
 
     assert Match.objects.filter(status=Status.FINISHED).exists()
     assert queries(alice) == few
+
+
+def test_the_messages_they_wrote_and_no_one_else_s(alice, bob, carol):
+    match = start_match(alice, bob)
+    services.move_submit(match_id=match.pk, user=alice, move="1", expected_version=0)
+    services.message_post(match_id=match.pk, user=alice, text="good luck")
+    services.message_post(match_id=match.pk, user=bob, text="bob's own words")
+    rude = services.message_post(match_id=match.pk, user=alice, text="rude\nwords")
+    services.message_hide(message_id=rude.pk, hidden=True)
+    other = start_match(bob, carol)
+    services.message_post(match_id=other.pk, user=carol, text="carol's own words")
+
+    data, text = download(alice)
+
+    assert [(m["match"], m["after_move"], m["text"], m["removed_by_staff"]) for m in data["messages"]] == [
+        (match.pk, 1, "good luck", False), (match.pk, 1, "rude\nwords", True)]
+    assert data["messages"][0]["at"] == Message.objects.get(text="good luck").created_at.isoformat()
+    assert "bob's own words" not in text and "carol's own words" not in text
+    assert download(carol)[0]["messages"][0]["text"] == "carol's own words"
+    assert download(make_user("dora"))[0]["messages"] == []
