@@ -1,0 +1,53 @@
+"""Messages between the players in a real Chromium: two players with the same match open, one
+writes, the other reads it without reloading, and what the other had half typed survives the
+poll's redraw; a refused message stays in its box."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import expect
+
+from games.models import Message
+from tests.conftest import start_match
+from tests.e2e.conftest import console_checked_page
+from tests.e2e.pages import log_in
+
+pytestmark = [pytest.mark.e2e]
+
+HALF_TYPED = "sorry, I am on holiday until Mon"
+
+
+def test_a_message_reaches_the_other_player_and_leaves_their_half_typed_one_alone(browser, live_server, alice, bob):
+    match = start_match(alice, bob)
+    url = f"{live_server.url}/matches/{match.pk}/"
+    with console_checked_page(browser) as alices, console_checked_page(browser) as bobs:
+        for page, name in ((alices, "alice"), (bobs, "bob")):
+            log_in(page, live_server.url, name)
+            page.goto(url)
+        alices_box = alices.get_by_label("Write to the players")
+        alices_box.fill(HALF_TYPED)
+
+        bobs_box = bobs.get_by_label("Write to the players")
+        bobs_box.fill("   ")
+        bobs.get_by_role("button", name="Send").click()
+        expect(bobs.locator("#messages .error")).to_have_text("Write something first.")
+        expect(bobs_box).to_have_value("   ")  # refused: nothing lost
+        bobs_box.fill("good luck!\nhave fun")
+        bobs.get_by_role("button", name="Send").click()
+        expect(bobs.locator("#messages li")).to_have_count(1)
+        expect(bobs_box).to_have_value("")  # sent: the box is empty for the next one
+        expect(bobs.locator("#messages .error")).to_have_count(0)
+
+        # Alice's page learns of it by its poll, without reloading, and her box keeps what she typed.
+        said = alices.locator("#messages li")
+        expect(said).to_have_count(1)
+        expect(said).to_contain_text("Bob")
+        expect(said.locator(".chat-text")).to_have_text("good luck!have fun")  # two lines (<br>)
+        expect(alices_box).to_have_value(HALF_TYPED)
+        alices_box.press("End")
+        alices_box.type("day")
+        alices.get_by_role("button", name="Send").click()
+        expect(bobs.locator("#messages li")).to_have_count(2)
+        expect(bobs.locator("#messages li").last).to_contain_text(HALF_TYPED + "day")
+    assert list(Message.objects.order_by("pk").values_list("text", flat=True)) == [
+        "good luck!\nhave fun", HALF_TYPED + "day"]
