@@ -235,8 +235,9 @@ document.addEventListener("htmx:beforeSwap", (event) => {
 document.addEventListener("htmx:afterSettle", () => {
   const refusal = document.querySelector("#status .error[role=alert]");
   if (!refusal) return;
+  // Read only if wholly in sight: its last line peeping in under the top of the screen said nothing.
   const box = refusal.getBoundingClientRect();
-  if (box.bottom > 0 && box.top < window.innerHeight) return;
+  if (box.top >= 0 && box.bottom <= window.innerHeight) return;
   showProblem("refusal", refusal.textContent.trim());
 });
 
