@@ -8,7 +8,6 @@ from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import logout
 from django.contrib.auth.decorators import login_required
-from django.core.cache import cache
 from django.http import HttpResponse, StreamingHttpResponse
 from django.middleware.csrf import REASON_BAD_ORIGIN, REASON_BAD_REFERER, REASON_NO_CSRF_COOKIE
 from django.shortcuts import redirect, render
@@ -23,6 +22,7 @@ from accounts import export, unsubscribe
 from accounts.forms import CloseAccountForm, ProfileForm, VacationForm
 from accounts.models import TurnNotice, User
 from accounts.services import user_close_own
+from config import limits
 from games import services
 from games.models import Notification
 
@@ -110,14 +110,8 @@ DOWNLOADS_SECONDS = 600
 
 
 def _download_allowed(user: User) -> bool:
-    """At most DOWNLOADS in DOWNLOADS_SECONDS, counted in the cache (the database's, as allauth's
-    limits are: allauth's own helper never limits a GET)."""
-    key = f"download-data:{user.pk}"
-    cache.add(key, 0, DOWNLOADS_SECONDS)
-    try:
-        return cache.incr(key) <= DOWNLOADS
-    except ValueError:  # the window ended between the two
-        return True
+    # In the cache, as allauth's limits are (allauth's own helper never limits a GET).
+    return limits.allowed(f"download-data:{user.pk}", DOWNLOADS, DOWNLOADS_SECONDS)
 
 
 @never_cache  # the file holds the addresses and the webhook: no cache may keep a copy

@@ -18,7 +18,6 @@ from functools import partial
 
 from allauth.account.models import EmailAddress
 from django.conf import settings
-from django.core.cache import cache
 from django.db import connection, transaction
 from django.db.models import Case, F, Max, Min, Q, Value, When
 from django.template.defaultfilters import pluralize
@@ -28,6 +27,7 @@ from django.utils import timezone
 
 from accounts.models import REMINDER_CHOICES, TurnNotice, User
 from accounts.unsubscribe import REMINDERS, TURN_EMAILS, unsubscribe_url
+from config import limits
 from config.mail import ReadableEmail, conversation
 from games import selectors, tasks, webhooks
 from games.boards import seat_colours
@@ -1591,17 +1591,7 @@ def _message_refusal(text: str) -> str:
 
 
 def _message_allowed(user: User) -> bool:
-    """At most ``settings.MESSAGES_PER_MINUTE`` in MESSAGES_WINDOW_SECONDS from the first, counted in the
-    cache (the database's, shared by every web process) as the data download counts its downloads. Not with
-    ``cache.incr``: the database cache's writes the count again with the default timeout (5 minutes),
-    which moved the window's end at every message."""
-    key = f"match-messages:{user.pk}"
-    now = timezone.now().timestamp()
-    started, count = cache.get(key) or (now, 0)
-    if now >= started + MESSAGES_WINDOW_SECONDS:
-        started, count = now, 0
-    cache.set(key, (started, count + 1), started + MESSAGES_WINDOW_SECONDS - now)
-    return count < settings.MESSAGES_PER_MINUTE
+    return limits.allowed(f"match-messages:{user.pk}", settings.MESSAGES_PER_MINUTE, MESSAGES_WINDOW_SECONDS)
 
 
 @transaction.atomic

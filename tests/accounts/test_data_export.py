@@ -101,6 +101,20 @@ def test_five_downloads_in_ten_minutes_then_a_page_that_says_to_wait(alice):
     assert "no-store" in refused["Cache-Control"]
 
 
+def test_the_ten_minutes_count_from_the_first_download_not_the_last(alice, monkeypatch):
+    """The database cache's ``incr`` wrote the count back with its 5-minute default: 5 minutes and a
+    second after the last download the count was gone."""
+    start = timezone.now()
+    monkeypatch.setattr(timezone, "now", lambda: start)
+    client = signed_in(alice)
+    for _ in range(5):
+        assert client.get(DATA).status_code == 200
+    monkeypatch.setattr(timezone, "now", lambda: start + timedelta(seconds=301))
+    assert client.get(DATA).status_code == 429
+    monkeypatch.setattr(timezone, "now", lambda: start + timedelta(seconds=601))
+    assert client.get(DATA).status_code == 200
+
+
 def test_the_close_page_suggests_downloading_it_first(alice):
     page = signed_in(alice).get(reverse("account_close")).content.decode()
     assert f'href="{DATA}"' in page and "download your data" in page
