@@ -257,6 +257,8 @@ def _match_context(request, match: Match, *, error: str = "", message_error: str
     for seat in seats:
         seat.colours = colours.get(seat.number, "")  # the seat list ties the board's colours to names
     every_message = request.GET.get("messages") == "all"
+    company = any(seat != my_seat and (seat.user_id or seat.is_open) for seat in seats)  # people, or a seat for one
+    chat = selectors.match_messages(match, every=every_message)
     return {
         "match": match,
         "game": game,
@@ -295,8 +297,10 @@ def _match_context(request, match: Match, *, error: str = "", message_error: str
         "poll_seconds": POLL_SECONDS,
         "error": error,
         # The players seated (the invited too) write to each other, in a match of any status.
-        "may_write": bool(my_seat) and request.user.is_active,
-        "chat": selectors.match_messages(match, every=every_message),
+        # Not where every other seat is the AI's: nobody would read it.
+        "may_write": bool(my_seat) and request.user.is_active and company,
+        "chat": chat,
+        "chat_shown": company or bool(chat.total),
         "every_message": every_message,
         "message_error": message_error,
         "message_text": message_text,

@@ -341,3 +341,16 @@ def test_the_page_and_the_poll_cost_the_same_queries_with_0_or_60_messages(alice
                                 for n in range(60))
     assert "Show all 60 messages" in client.get(page).content.decode()
     assert costs() == quiet
+
+
+def test_against_the_ai_alone_there_is_nobody_to_write_to(alice, bob):
+    """Every other seat the AI's: no Messages section, no form, and a finished match does not poll."""
+    match = services.match_create(creator=alice, game_slug="mancala", options={},
+                                  seats=[SeatSpec("creator"), SeatSpec("ai", ai_level=1)])
+    page = page_of(signed_in(alice), match)
+    assert 'id="messages"' not in page and "chat-form" not in page and READERS not in page
+    services.match_resign(match_id=match.pk, user=alice)
+    assert "hx-trigger=\"every" not in page_of(signed_in(alice), match)
+    # With someone to write to, both are there.
+    page = page_of(signed_in(alice), start_match(alice, bob))
+    assert 'id="messages"' in page and "chat-form" in page
