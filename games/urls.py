@@ -6,6 +6,7 @@ urlpatterns = [
     path("", views.home, name="home"),
     path("dashboard/", views.dashboard, name="dashboard"),
     path("dashboard/finished/", views.finished_matches, name="finished_matches"),
+    path("dashboard/count/", views.my_matches_link, name="my_matches_link"),
     path("lobby/", views.lobby, name="lobby"),
     path("new/<slug:slug>/", views.match_new, name="match_new"),
     path("games/<slug:slug>/rules/", views.game_rules, name="game_rules"),

@@ -20,6 +20,7 @@ from django.utils import timezone
 from django.utils.cache import patch_cache_control, patch_vary_headers
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_safe
+from django_htmx.http import HttpResponseClientRefresh
 
 from games import selectors, services
 from games.boards import board_context, seat_colours
@@ -57,6 +58,17 @@ def home(request):
 
 @login_required
 @require_safe
+@never_cache
+@require_GET
+def my_matches_link(request):
+    """The top bar's My matches link with its count, for a page the browser showed again on Back
+    (site.js): the count it kept may be old. Signed out since, that page reloads, as it still
+    names the player in its top bar."""
+    if not request.user.is_authenticated:
+        return HttpResponseClientRefresh()
+    return render(request, "_my_matches_link.html")
+
+
 @never_cache  # Back to it must show the matches as they stand, and nothing of them once signed out
 def dashboard(request):
     matches = selectors.matches_of(request.user)

@@ -14,8 +14,20 @@ document.addEventListener("keydown", (event) => {
 // the same and show them again as they were on Back (Safari does, and Chrome may): "Your turn" after
 // the move was made, or, after signing out, the player's matches to whoever comes next. Load them
 // again; the server says what is true now (or asks to sign in).
+// Other pages shown again keep what they said, but for the top bar's count of matches waiting
+// for the player (and the tab's "(2) "): ask for it again.
 window.addEventListener("pageshow", (event) => {
-  if (event.persisted && document.querySelector("[data-fresh-on-back]")) window.location.reload();
+  if (!event.persisted) return;
+  if (document.querySelector("[data-fresh-on-back]")) {
+    window.location.reload();
+    return;
+  }
+  const link = document.getElementById("my-matches");
+  if (!link || !link.dataset.countUrl) return;
+  htmx.ajax("GET", link.dataset.countUrl, { target: link, swap: "outerHTML" }).then(() => {
+    const count = Number(document.getElementById("my-matches")?.dataset.count || 0);
+    document.title = (count ? `(${count}) ` : "") + document.title.replace(/^\(\d+\) /, "");
+  });
 });
 
 // htmx redraws the match (a move, a poll, a replay step) by replacing the element that

@@ -103,6 +103,31 @@ def test_back_to_my_matches_after_a_move_or_signing_out_shows_them_as_they_stand
         expect(row).to_have_count(0)
 
 
+def test_back_to_another_page_after_a_move_shows_the_top_bar_s_count_as_it_stands(live_server, alice, bob):
+    """The rules page shown again on Back kept "My matches (1)" and the tab's "(1) " after the
+    move that had answered the only match waiting."""
+    with launched(**WITH_BFCACHE) as browser:
+        page = browser.new_page(viewport={"width": 1100, "height": 900})
+        page.set_default_timeout(TIMEOUT_MS)
+        match = open_match(page, live_server.url, "mancala", alice, bob)
+        page.get_by_role("link", name="How to play Mancala").click()
+        my_matches = page.locator("#my-matches")
+        expect(my_matches).to_have_text("My matches (1)")
+        expect(page).to_have_title(re.compile(r"^\(1\) "))
+        play_elsewhere(match, [alice, bob])  # her move, from another device
+        my_matches.click()
+        expect(page.get_by_role("row").filter(has_text=f"Mancala #{match.pk}")).not_to_contain_text("Your turn")
+
+        page.go_back(wait_until="commit")
+        expect(page.get_by_role("heading", level=1)).to_contain_text("Mancala")
+        expect(my_matches).to_have_text("My matches")
+        expect(page).not_to_have_title(re.compile(r"^\("))
+        page.get_by_role("link", name="My matches").click()
+        Session.objects.all().delete()  # she signs out on another device
+        page.go_back(wait_until="commit")
+        expect(page.locator("header").get_by_role("link", name="Sign in")).to_be_visible()
+
+
 def test_a_move_after_the_session_ended_is_not_made_and_signing_in_comes_back_to_play_it(browser, live_server,
                                                                                           alice, bob):
     page = browser.new_page(viewport={"width": 1100, "height": 900})
