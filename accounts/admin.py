@@ -34,8 +34,8 @@ class UserAdmin(SecretsNotFiltered, BaseUserAdmin):
     form = PlayerChangeForm
     fieldsets = (
         *BaseUserAdmin.fieldsets,
-        ("Player", {"fields": ("display_name", "time_zone", "turn_notice", "digest_hour", "reminders", "webhook",
-                               "vacation_until", "vacation_days_used")}),
+        ("Player", {"fields": ("display_name", "time_zone", "confirm_moves", "turn_notice", "digest_hour", "reminders",
+                               "webhook", "vacation_until", "vacation_days_used")}),
     )
     # A vacation stops and restarts clocks (services.vacation_start, vacation_end): typed in
     # here it would show "on vacation" over a running clock, or, cleared, leave clocks stopped for good.

@@ -75,6 +75,7 @@ def _account(user: User, now: datetime) -> dict:
         "date_joined": user.date_joined,
         "last_login": user.last_login,
         "time_zone": user.time_zone,
+        "confirm_each_move": user.confirm_moves,
         "notification_settings": {
             "when_it_is_my_turn": user.turn_notice,
             "digest_hour": user.digest_hour,

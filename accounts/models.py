@@ -64,6 +64,11 @@ class User(AbstractUser):
 
     display_name = models.CharField(max_length=40, blank=True, help_text="Shown to other players.")
     time_zone = models.CharField(max_length=64, default="UTC")  # one of TIME_ZONE_CHOICES (the profile form's)
+    # Off by default: one click on the board sends a move, as it always did (site.js asks for a second one).
+    confirm_moves = models.BooleanField(
+        "Confirm each move before it is sent", default=False,
+        help_text="A click on the board first selects the move; a second click on Confirm sends it.",
+    )
     turn_notice = models.CharField(
         "When it is my turn", max_length=8, choices=TurnNotice.choices, default=TurnNotice.INSTANT,
         help_text="Invitations, results, timeouts and more time from staff come at once, unless you choose no email.",

@@ -211,6 +211,25 @@ def test_profile_saves_display_name_time_zone_and_turn_emails(client, alice):
         "Ally", "Europe/Paris", "digest", 7, "80")
 
 
+def test_profile_offers_to_confirm_each_move_off_until_the_player_turns_it_on(client, alice):
+    client.force_login(alice)
+    page = client.get(reverse("profile")).content.decode()
+    box = re.search(r'<input type="checkbox" name="confirm_moves"[^>]*>', page)
+    assert box and "checked" not in box.group()
+    assert "Confirm each move before it is sent" in page
+    assert "A click on the board first selects the move; a second click on Confirm sends it." in page
+
+    assert client.post(reverse("profile"), profile_data(confirm_moves="on")).status_code == 302
+    alice.refresh_from_db()
+    assert alice.confirm_moves is True
+    assert re.search(r'<input type="checkbox" name="confirm_moves"[^>]* checked>',
+                     client.get(reverse("profile")).content.decode())
+
+    client.post(reverse("profile"), profile_data())  # a checkbox left unticked is not sent
+    alice.refresh_from_db()
+    assert alice.confirm_moves is False
+
+
 @pytest.mark.parametrize("page", ["profile", "account_email", "account_close"])
 def test_the_pages_with_private_details_are_not_kept_for_back(client, alice, page):
     """Back after signing out showed the browser's copy: the address, the time zone, the vacation."""

@@ -128,6 +128,7 @@ def test_the_account_has_every_setting_address_and_the_vacation(alice, bob):
     EmailAddress.objects.create(user=alice, email="alice.work@example.com", verified=False, primary=False)
     alice.time_zone, alice.turn_notice, alice.digest_hour, alice.reminders = "Europe/Paris", "digest", 19, "50,80,95"
     alice.webhook_url = "https://discord.com/api/webhooks/1/alice-secret"
+    alice.confirm_moves = True
     alice.last_login = timezone.now()
     alice.save()
     services.vacation_start(user_id=alice.pk, days=3)
@@ -143,6 +144,7 @@ def test_the_account_has_every_setting_address_and_the_vacation(alice, bob):
     assert account["date_joined"] == alice.date_joined.isoformat()
     assert account["last_login"] == alice.last_login.isoformat()
     assert account["time_zone"] == "Europe/Paris"
+    assert account["confirm_each_move"] is True
     assert account["notification_settings"] == {
         "when_it_is_my_turn": "digest", "digest_hour": 19, "reminders_at_percent": [50, 80, 95],
         "webhook_url": "https://discord.com/api/webhooks/1/alice-secret",
