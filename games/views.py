@@ -287,6 +287,8 @@ def _match_context(request, match: Match, *, error: str = "", message_error: str
         "view": view,
         "board": board_context(game.slug, view, seat_number, legal),
         "legal": legal,
+        # The player's own choice, for a seat that is to act: site.js then has each move confirmed.
+        "confirm_moves": bool(legal) and my_seat.to_act and request.user.confirm_moves,
         "waiting_for": [names[seat.number] for seat in seats if seat.to_act],
         # Before the start: whose answer to an invitation it waits for, and whether anyone may still join.
         "to_accept": [names[seat.number] if seat != my_seat else "you" for seat in seats

@@ -13,6 +13,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.html import strip_tags
 
+from accounts.models import User
 from games import selectors, services
 from games.engine import get_game
 from games.forms import NO_ONE_ELSE
@@ -20,7 +21,7 @@ from games.models import Match, Message, MoveRecord, Notification, Status
 from games.selectors import LATEST_FINISHED, PRESENCE_WRITE_SECONDS
 from games.services import ClockSpec, SeatSpec
 from games.views import FINISHED_PER_PAGE
-from tests.conftest import make_user, start_match
+from tests.conftest import make_user, signed_in, start_match
 from tests.games.conftest import start_timed_match
 
 MANCALA = get_game("mancala")
@@ -227,6 +228,30 @@ def test_the_match_page_draws_the_board_with_clickable_legal_moves(alice_client,
     assert "Your turn" in html
     assert response["Cache-Control"].startswith("no-store") or "no-store" in response["Cache-Control"]
     assert "HX-Request" in response["Vary"]
+
+
+def confirms_moves(client, match, **headers) -> bool:
+    """Whether the board asks site.js to have each move confirmed (the player's profile setting)."""
+    html = client.get(reverse("match_detail", args=[match.pk]), **headers).content.decode()
+    board = re.search(r'<section id="board"[^>]*>', html)
+    assert board, "the board is drawn"
+    return "data-confirm-moves" in board.group()
+
+
+def test_the_board_asks_for_a_confirmation_only_of_a_player_who_chose_it_and_is_to_act(alice, bob, staff, match):
+    players = {"alice": signed_in(alice), "bob": signed_in(bob), "staff": signed_in(staff)}
+    assert not confirms_moves(players["alice"], match)  # off by default: one click sends the move
+
+    User.objects.update(confirm_moves=True)
+    assert confirms_moves(players["alice"], match) and confirms_moves(players["alice"], match, **HTMX)
+    assert not confirms_moves(players["bob"], match)  # not his turn
+    assert not confirms_moves(players["staff"], match)  # watching
+
+    players["alice"].post(move_url(match), {"move": "1", "version": "0"}, **HTMX)
+    assert not confirms_moves(players["alice"], match)
+    assert confirms_moves(players["bob"], match)
+    User.objects.filter(pk=bob.pk).update(confirm_moves=False)
+    assert not confirms_moves(players["bob"], match)
 
 
 @pytest.mark.parametrize("page", ["dashboard", "finished_matches", "lobby"])
