@@ -360,3 +360,120 @@ document.addEventListener("htmx:afterRequest", (event) => {
   const status = event.detail.xhr ? event.detail.xhr.status : 0;
   if (isMessage(form) && status >= 200 && status < 300) form.querySelector("textarea").value = "";
 });
+
+// ---- Confirm each move (a profile setting) ----
+// The server marks the board data-confirm-moves when its player chose to confirm each move and
+// is to act. Then a click (or Enter, Space) on a move does not send it: it chooses it, marked
+// by a thick outline and aria-pressed, and a bar beside the board offers "Confirm: <the move>"
+// and "Cancel". Another move moves the choice there; a second click on the chosen one or
+// Confirm sends it, as the click would have (the same form, the same request); Escape or
+// Cancel drops it. All of it lives in the board's own elements, so a redraw of #live (the
+// player's move, or a poll that found the match changed) simply drops a choice not sent.
+// A double click only chooses: as a choice and its confirmation, a shaky double tap would send the move.
+const CONFIRMED_MOVES = '[data-confirm-moves] :is(button[name="move"], [role="button"][hx-post])';
+let moveConfirmed = null;  // the control Confirm clicks: that click goes through
+
+function chosenMove() {
+  return document.querySelector('[data-confirm-moves] .move-chosen');
+}
+
+function moveSaid(control) {
+  return control.getAttribute("aria-label") || spoken(control);
+}
+
+function announceChoice(text) {
+  const announcer = document.getElementById("announcer");
+  if (announcer) announcer.textContent = text;
+}
+
+function dropChoice() {
+  const chosen = chosenMove();
+  if (!chosen) return null;
+  chosen.classList.remove("move-chosen");
+  chosen.removeAttribute("aria-pressed");
+  document.querySelectorAll(".move-confirm").forEach((bar) => bar.remove());
+  return chosen;
+}
+
+function confirmBar(control) {
+  const bar = document.createElement("div");
+  bar.className = "move-confirm";
+  bar.setAttribute("role", "group");
+  bar.setAttribute("aria-label", "Your move, not sent yet");
+  const send = document.createElement("button");
+  send.type = "button";
+  send.className = "move-confirm-send";
+  send.textContent = `Confirm: ${moveSaid(control)}`;
+  const cancel = document.createElement("button");
+  cancel.type = "button";
+  cancel.className = "secondary move-confirm-cancel";
+  cancel.textContent = "Cancel";
+  bar.append(send, cancel);
+  return bar;
+}
+
+function chooseMove(control, byKeyboard) {
+  dropChoice();
+  control.classList.add("move-chosen");
+  control.setAttribute("aria-pressed", "true");
+  const bar = confirmBar(control);
+  // Jeexa's ways to turn a piece open over the page: the bar goes with them, else under the board.
+  (control.closest("[popover]") || control.closest("[data-confirm-moves]")).append(bar);
+  announceChoice(`Chosen: ${moveSaid(control)}. Confirm to send it, or Cancel.`);
+  if (byKeyboard) bar.querySelector(".move-confirm-send").focus();
+}
+
+function focusInBar() {
+  return Boolean(document.activeElement && document.activeElement.closest(".move-confirm"));
+}
+
+function sendChosenMove() {
+  const fromBar = focusInBar();
+  const control = dropChoice();
+  if (!control) return;
+  // The focus would leave with the bar: on the move, the redraw puts it back there or on the board's next move.
+  if (fromBar) control.focus({ preventScroll: true });
+  moveConfirmed = control;
+  try {
+    if (control instanceof HTMLElement) control.click();
+    else control.dispatchEvent(new MouseEvent("click", { bubbles: true, cancelable: true }));  // an SVG hex
+  } finally {
+    moveConfirmed = null;
+  }
+}
+
+function cancelChoice() {
+  const fromBar = focusInBar();
+  const control = dropChoice();
+  if (!control) return;
+  announceChoice("Choice cancelled: no move was sent.");
+  if (fromBar) control.focus({ preventScroll: true });
+}
+
+document.addEventListener("click", (event) => {
+  if (!(event.target instanceof Element)) return;
+  if (event.target.closest(".move-confirm-send")) {
+    sendChosenMove();
+    return;
+  }
+  if (event.target.closest(".move-confirm-cancel")) {
+    cancelChoice();
+    return;
+  }
+  const control = event.target.closest(CONFIRMED_MOVES);
+  if (!control || control === moveConfirmed) return;
+  // Before htmx and the form hear of it: nothing is sent.
+  event.preventDefault();
+  event.stopPropagation();
+  if (!control.classList.contains("move-chosen")) chooseMove(control, event.detail === 0);
+  else if (event.detail <= 1) sendChosenMove();  // the second click of a double click is not one
+}, true);
+document.addEventListener("keydown", (event) => {
+  if (event.key === "Escape" && chosenMove()) cancelChoice();
+});
+// Jeexa's ways to turn a piece shut (a tap beside them, Escape): a choice among them goes too.
+document.addEventListener("toggle", (event) => {
+  if (event.newState === "closed" && event.target instanceof Element && event.target.querySelector(".move-chosen")) {
+    dropChoice();
+  }
+}, true);
