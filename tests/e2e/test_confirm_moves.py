@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 
 import pytest
+from django.db.models import F
 from playwright.sync_api import Page, expect
 
 from accounts.models import User
@@ -111,3 +112,16 @@ def test_a_mecca_square_is_chosen_then_sent_by_a_second_click(page, live_server,
     # The board is redrawn with the entrance taken.
     expect(page.get_by_test_id(square)).not_to_have_class(re.compile(r"\btarget\b"))
     assert len(posted) == 1 and version(match) == 1
+
+
+def test_a_choice_not_sent_is_dropped_when_the_match_changes_meanwhile(page, live_server, alice, bob):
+    match = start_match(alice, bob)
+    posted = open_match(page, live_server.url, match, "alice")
+    sow_button(page, 4).click()
+    expect(page.locator(".move-confirm")).to_have_count(1)
+
+    Match.objects.filter(pk=match.pk).update(revision=F("revision") + 1)  # as staff giving more time do
+
+    expect(page.locator(".move-confirm")).to_have_count(0, timeout=10_000)  # the poll redrew the board
+    expect(sow_button(page, 4)).not_to_have_attribute("aria-pressed", "true")
+    assert not posted and version(match) == 0
