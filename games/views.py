@@ -56,8 +56,6 @@ def home(request):
     return render(request, "home.html", {"games": all_games()})
 
 
-@login_required
-@require_safe
 @never_cache
 @require_GET
 def my_matches_link(request):
@@ -69,6 +67,8 @@ def my_matches_link(request):
     return render(request, "_my_matches_link.html")
 
 
+@login_required
+@require_safe
 @never_cache  # Back to it must show the matches as they stand, and nothing of them once signed out
 def dashboard(request):
     matches = selectors.matches_of(request.user)

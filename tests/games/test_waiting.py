@@ -235,3 +235,19 @@ def test_the_next_match_costs_one_query_however_many_wait(alice, bob, waiting):
         found = selectors.next_match_to_act(alice, besides=0)
     assert len(captured.captured_queries) == 1
     assert found.others == ["Bob"] and found.match.game_obj.name == "Mancala"
+
+
+def test_a_page_shown_again_on_back_asks_for_the_link_alone_and_a_signed_out_one_reloads(client, alice, bob):
+    """site.js asks /dashboard/count/ on Back: the link with its count, one query; signed out since,
+    the answer makes htmx reload the page (which then shows the top bar of nobody)."""
+    url = reverse("my_matches_link")
+    assert client.get(url).headers.get("HX-Refresh") == "true"
+    start_match(alice, bob)
+    client.force_login(alice)
+    with CaptureQueriesContext(connection) as queries:
+        answer = client.get(url)
+    assert answer.status_code == 200 and "no-store" in answer["Cache-Control"]
+    link = answer.content.decode()
+    assert said(my_matches_link(link)) == "My matches (1)" and 'data-count="1"' in link and "<title>" not in link
+    assert sum(COUNT_SQL in query["sql"] for query in queries.captured_queries) == 1
+    assert client.post(url).status_code == 405
