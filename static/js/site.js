@@ -370,7 +370,8 @@ document.addEventListener("htmx:afterRequest", (event) => {
 // Cancel drops it. All of it lives in the board's own elements, so a redraw of #live (the
 // player's move, or a poll that found the match changed) simply drops a choice not sent.
 // A double click only chooses: as a choice and its confirmation, a shaky double tap would send the move.
-const CONFIRMED_MOVES = '[data-confirm-moves] :is(button[name="move"], [role="button"][hx-post])';
+// Not Mecca's unmarked squares: no move, they are sent at once for the reason why not.
+const CONFIRMED_MOVES = '[data-confirm-moves] :is(button[name="move"]:not(.mecca-cell:not(.target)), [role="button"][hx-post])';
 let moveConfirmed = null;  // the control Confirm clicks: that click goes through
 
 function chosenMove() {

@@ -106,12 +106,19 @@ def test_a_mecca_square_is_chosen_then_sent_by_a_second_click(page, live_server,
     second.click()
     assert not posted and version(match) == 0
 
+    # An unmarked square is no move: sent at once, it comes back with the reason why not.
+    page.locator("#board button.mecca-cell:not(.target)").first.click()
+    expect(page.locator("#status .error")).to_be_visible()
+    assert len(posted) == 1 and version(match) == 0
+    second = page.locator("#board button.mecca-cell.target").nth(1)
+    second.click()
+
     square = second.get_attribute("data-testid")
     second.click()  # the chosen square again: sent
     expect(page.locator("#log li")).to_have_count(1)
     # The board is redrawn with the entrance taken.
     expect(page.get_by_test_id(square)).not_to_have_class(re.compile(r"\btarget\b"))
-    assert len(posted) == 1 and version(match) == 1
+    assert len(posted) == 2 and version(match) == 1
 
 
 def test_a_choice_not_sent_is_dropped_when_the_match_changes_meanwhile(page, live_server, alice, bob):
