@@ -25,7 +25,7 @@ class PlayerChangeForm(UserChangeForm):
         offer_current_zone(self)
 
 
-NOTIFICATION_SETTINGS = {"time_zone", "turn_notice", "digest_hour", "reminders"}
+NOTIFICATION_SETTINGS = {"time_zone", "turn_notice", "digest_hour", "reminders", "message_emails"}
 MATCHES_NAMED = 10  # per player refused deletion; the rest are counted
 
 
@@ -35,7 +35,7 @@ class UserAdmin(SecretsNotFiltered, BaseUserAdmin):
     fieldsets = (
         *BaseUserAdmin.fieldsets,
         ("Player", {"fields": ("display_name", "time_zone", "confirm_moves", "turn_notice", "digest_hour", "reminders",
-                               "webhook", "vacation_until", "vacation_days_used")}),
+                               "message_emails", "webhook", "vacation_until", "vacation_days_used")}),
     )
     # A vacation stops and restarts clocks (services.vacation_start, vacation_end): typed in
     # here it would show "on vacation" over a running clock, or, cleared, leave clocks stopped for good.

@@ -80,6 +80,7 @@ def _account(user: User, now: datetime) -> dict:
             "when_it_is_my_turn": user.turn_notice,
             "digest_hour": user.digest_hour,
             "reminders_at_percent": user.reminder_percents,
+            "email_me_when_another_player_writes": user.message_emails,
             "webhook_url": user.webhook_url,
         },
         "email_changed_at": user.email_changed_at,

@@ -131,7 +131,7 @@ class ProfileForm(FocusFirstRefused, forms.ModelForm):
     class Meta:
         model = User
         fields = ["display_name", "time_zone", "confirm_moves", "turn_notice", "digest_hour", "reminders",
-                  "webhook_url"]
+                  "message_emails", "webhook_url"]
         widgets = {"digest_hour": forms.NumberInput(attrs={"max": 23})}  # the browser checks it too
         # "Enter a valid URL." refused ftp://… and the like, which are valid URLs: say what is wanted.
         error_messages = {"webhook_url": {"invalid": "Enter a web address that starts with http:// or https://."}}

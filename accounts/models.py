@@ -80,6 +80,11 @@ class User(AbstractUser):
     reminders = models.CharField(
         "Reminders before my time runs out", max_length=20, choices=REMINDER_CHOICES, default="50,80", blank=True
     )
+    message_emails = models.BooleanField(
+        "Email me when another player writes in my matches", default=True,
+        help_text="A few minutes after the message, unless you read it on the match page first; with the daily "
+                  "digest, a line in it instead.",
+    )
     webhook_url = models.URLField(
         "Webhook URL", max_length=500, blank=True, validators=[URLValidator(schemes=["http", "https"])],
         help_text="A Discord or Slack incoming webhook: every notice is also posted there.",

@@ -6,15 +6,22 @@ from django.conf import settings
 from django.core import signing
 from django.urls import reverse
 
+from accounts.models import TurnNotice
+
 SALT = "accounts.unsubscribe"
-# What a link stops: turn emails (and invitations, results) or reminders.
+# What a link stops: turn emails (and invitations, results), reminders, or the emails of players' messages.
 TURN_EMAILS = "turn"
 REMINDERS = "reminders"
+MESSAGES = "messages"
 TOPICS = {
     TURN_EMAILS: ("game emails (your turn, invitations, results, timeouts, more time from staff, cancellations, "
                   "the daily digest)"),
     REMINDERS: "reminders before a clock runs out",
+    MESSAGES: "emails when another player writes in your matches",
 }
+# Per topic: the field a link sets and the value that stops it.
+STOPS = {TURN_EMAILS: ("turn_notice", TurnNotice.NONE), REMINDERS: ("reminders", ""),
+         MESSAGES: ("message_emails", False)}
 
 
 def make_token(user_id: int, topic: str) -> str:

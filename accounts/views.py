@@ -20,7 +20,7 @@ from django_htmx.http import HttpResponseClientRefresh
 
 from accounts import export, unsubscribe
 from accounts.forms import CloseAccountForm, ProfileForm, VacationForm
-from accounts.models import TurnNotice, User
+from accounts.models import User
 from accounts.services import user_close_own
 from config import limits
 from games import services
@@ -167,17 +167,15 @@ def unsubscribe_view(request, token: str):
     context = {"someone_elses": request.user.is_authenticated and request.user.pk != user_id}
     if request.method == "GET":
         user = User.objects.get(pk=user_id)
-        stopped = not user.reminders if topic == unsubscribe.REMINDERS else user.turn_notice == TurnNotice.NONE
-        if stopped:  # the link opened again: say so rather than ask once more
+        field, stopped = unsubscribe.STOPS[topic]
+        if getattr(user, field) == stopped:  # the link opened again: say so rather than ask once more
             return render(request, "accounts/unsubscribe.html",
                           {**context, "done": ALREADY_UNSUBSCRIBED.format(topic=unsubscribe.TOPICS[topic])})
         # Which account: the link may have been forwarded, or the reader has several.
         return render(request, "accounts/unsubscribe.html",
                       {**context, "topic": unsubscribe.TOPICS[topic], "owner": user})
-    if topic == unsubscribe.REMINDERS:
-        User.objects.filter(pk=user_id).update(reminders="")
-    else:
-        User.objects.filter(pk=user_id).update(turn_notice=TurnNotice.NONE)
+    field, stopped = unsubscribe.STOPS[topic]
+    User.objects.filter(pk=user_id).update(**{field: stopped})
     services.notification_settings_changed(user_id=user_id)
     if request.POST.get("List-Unsubscribe") == "One-Click":
         return HttpResponse("Unsubscribed.", content_type="text/plain")

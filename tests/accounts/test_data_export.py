@@ -127,7 +127,7 @@ def test_the_account_has_every_setting_address_and_the_vacation(alice, bob):
 
     EmailAddress.objects.create(user=alice, email="alice.work@example.com", verified=False, primary=False)
     alice.time_zone, alice.turn_notice, alice.digest_hour, alice.reminders = "Europe/Paris", "digest", 19, "50,80,95"
-    alice.webhook_url = "https://discord.com/api/webhooks/1/alice-secret"
+    alice.webhook_url, alice.message_emails = "https://discord.com/api/webhooks/1/alice-secret", False
     alice.confirm_moves = True
     alice.last_login = timezone.now()
     alice.save()
@@ -147,7 +147,7 @@ def test_the_account_has_every_setting_address_and_the_vacation(alice, bob):
     assert account["confirm_each_move"] is True
     assert account["notification_settings"] == {
         "when_it_is_my_turn": "digest", "digest_hour": 19, "reminders_at_percent": [50, 80, 95],
-        "webhook_url": "https://discord.com/api/webhooks/1/alice-secret",
+        "email_me_when_another_player_writes": False, "webhook_url": "https://discord.com/api/webhooks/1/alice-secret",
     }
     vacation = account["vacation"]
     assert vacation["on_vacation_until"] == alice.vacation_until.isoformat()
