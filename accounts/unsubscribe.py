@@ -15,7 +15,7 @@ REMINDERS = "reminders"
 MESSAGES = "messages"
 TOPICS = {
     TURN_EMAILS: ("game emails (your turn, invitations, results, timeouts, more time from staff, cancellations, "
-                  "the daily digest)"),
+                  "new messages, the daily digest)"),
     REMINDERS: "reminders before a clock runs out",
     MESSAGES: "emails when another player writes in your matches",
 }

@@ -297,6 +297,11 @@ if NOTIFICATIONS_KEEP_DAYS < FAILURES_SHOWN_DAYS:
 MAIL_FILES_KEEP_DAYS = env_int("MAIL_FILES_KEEP_DAYS", 14)
 if MAIL_FILES_KEEP_DAYS < 1:
     refuse_to_start(f"MAIL_FILES_KEEP_DAYS must be at least 1, not {MAIL_FILES_KEEP_DAYS}.")
+# A player told of a message in their match is told this long after it (games.services.message_post):
+# the messages written meanwhile come in the same email, and one read on the match page by then in none.
+MESSAGE_NOTICE_DELAY_SECONDS = env_int("MESSAGE_NOTICE_DELAY_SECONDS", 120)
+if MESSAGE_NOTICE_DELAY_SECONDS < 0:
+    refuse_to_start(f"MESSAGE_NOTICE_DELAY_SECONDS must be 0 or more, not {MESSAGE_NOTICE_DELAY_SECONDS}.")
 
 # --- what one player may ask of the others (games.services.match_create; staff are not limited) ----------
 # Far above what anyone playing needs (correspondence matches wait days for players), low enough that one

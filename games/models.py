@@ -412,7 +412,7 @@ class Message(models.Model):
 class Notification(models.Model):
     """The outbox: one message on one channel, written in the same transaction as what
     causes it, due at ``due_at``, delivered by a task and, if that is lost or fails, by
-    the periodic sweep (the relay). Reminders and digests are rows due later."""
+    the periodic sweep (the relay). Reminders, digests and notices of messages are rows due later."""
 
     class Kind(models.TextChoices):
         YOUR_TURN = "your_turn", "Your turn"
@@ -423,6 +423,7 @@ class Notification(models.Model):
         SEAT_TAKEN = "seat_taken", "Seat given to the AI"
         EXTENSION = "extension", "More time from staff"
         DIGEST = "digest", "Daily digest"
+        MESSAGE = "message", "New message"
 
     class Channel(models.TextChoices):
         EMAIL = "email", "Email"
@@ -450,6 +451,9 @@ class Notification(models.Model):
     last_error = models.CharField(max_length=300, blank=True)
     # A copy staff asked for: sent as it stands, even if the turn is over or a digest waits.
     resent_from = models.ForeignKey("self", on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
+    # A notice of messages: the first it tells of; it tells of those after it too, written while it waits
+    # (its text is written as it goes out, of those the player has not seen on the match page).
+    first_message = models.ForeignKey(Message, on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
 
     class Meta:
         ordering = ["-created_at"]
@@ -461,6 +465,12 @@ class Notification(models.Model):
             models.UniqueConstraint(
                 fields=["user", "channel"], condition=Q(kind="digest", sent_at__isnull=True, resent_from__isnull=True),
                 name="notification_one_pending_digest",
+            ),
+            # One notice of messages waits per player, match and channel: a burst of messages makes one.
+            models.UniqueConstraint(
+                fields=["user", "match", "channel"],
+                condition=Q(kind="message", sent_at__isnull=True, resent_from__isnull=True),
+                name="notification_one_pending_message",
             ),
         ]
 

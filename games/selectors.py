@@ -201,6 +201,24 @@ def match_messages(match: Match, *, every: bool = False) -> Messages:
     return Messages(shown[::-1], shown[0].total if shown else 0)
 
 
+def matches_with_unseen_messages(user: User, *, since: datetime | None) -> list[Match]:
+    """The matches the player is seated in with messages of the others, written after ``since``,
+    that staff did not remove and the player has not read (written after their match page last
+    recorded them there), by number; each with ``unseen``, how many. Two queries, the messages
+    read in the player's matches alone."""
+    unread = Seat.objects.filter(Q(last_seen_at__isnull=True) | Q(last_seen_at__lt=OuterRef("created_at")),
+                                 match=OuterRef("match"), user=user)
+    rows = (Message.objects.filter(Exists(unread), match__in=Seat.objects.filter(user=user).values("match_id"),
+                                   hidden=False).exclude(author=user))
+    if since is not None:
+        rows = rows.filter(created_at__gt=since)
+    counts = dict(rows.order_by().values_list("match").annotate(count=Count("pk")))
+    matches = list(Match.objects.filter(pk__in=counts).defer("state").order_by("pk"))
+    for match in matches:
+        match.unseen = counts[match.pk]
+    return matches
+
+
 def presence_due(now: datetime) -> Q:
     """Seats whose player's presence on the match page is worth writing again."""
     return Q(last_seen_at__isnull=True) | Q(last_seen_at__lt=now - timedelta(seconds=PRESENCE_WRITE_SECONDS))
@@ -229,8 +247,10 @@ def with_resend_facts(notifications: QuerySet[Notification]) -> QuerySet[Notific
     seat is to act in the match, in play; ``still_invited``, their invitation to the match
     still waits for an answer."""
     theirs = Seat.objects.filter(match=OuterRef("match"), user=OuterRef("user"))
+    removed = Message.objects.filter(match=OuterRef("match"), pk__gte=OuterRef("first_message"), hidden=True)
     return notifications.annotate(their_turn=Exists(theirs.filter(to_act=True, match__status=Status.ACTIVE)),
-                                  still_invited=Exists(theirs.filter(accepted=False, match__status=Status.OPEN)))
+                                  still_invited=Exists(theirs.filter(accepted=False, match__status=Status.OPEN)),
+                                  removed_since=Exists(removed))
 
 
 def recent_opponents(user: User) -> list[User]:

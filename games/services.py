@@ -26,7 +26,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from accounts.models import REMINDER_CHOICES, TurnNotice, User
-from accounts.unsubscribe import REMINDERS, TURN_EMAILS, unsubscribe_url
+from accounts.unsubscribe import MESSAGES, REMINDERS, TURN_EMAILS, unsubscribe_url
 from config import limits
 from config.mail import ReadableEmail, conversation
 from games import selectors, tasks, webhooks
@@ -136,6 +136,17 @@ NO_EMAIL_ADDRESS = "The player has no email address."  # one who closed their ac
 
 # Notices about the player's turn: not sent once it is over, and written again as they go out.
 TURN_NOTICES = (Notification.Kind.YOUR_TURN, Notification.Kind.REMINDER, Notification.Kind.EXTENSION)
+# What a player who chose the daily digest reads there rather than in an email of its own.
+IN_THE_DIGEST = (Notification.Kind.YOUR_TURN, Notification.Kind.MESSAGE)
+
+# A notice of messages lists at most this many (the first ones), then says how many more; its
+# subject quotes at most this many characters of a lone message.
+MESSAGES_LISTED = 10
+SUBJECT_QUOTE = 60
+MESSAGES_SEEN = "The player read them on the match page."
+MESSAGES_REMOVED = "Staff removed every message it told of."
+NO_SEAT_NOW = "The player has no seat in the match any more."
+QUOTES_A_REMOVED_MESSAGE = "It quotes a message staff removed since, so it is not sent again."
 
 # A player seen on the match page this recently gets no "your turn" message about it.
 PRESENCE_SECONDS = 90
@@ -257,6 +268,8 @@ def _match_url(match: Match) -> str:
 def _email_wanted(user: User, kind: str) -> bool:
     if kind == Notification.Kind.REMINDER:
         return bool(user.reminders)
+    if kind == Notification.Kind.MESSAGE:
+        return user.message_emails and user.turn_notice == TurnNotice.INSTANT
     return user.turn_notice == TurnNotice.INSTANT or (
         user.turn_notice == TurnNotice.DIGEST and kind != Notification.Kind.YOUR_TURN
     )
@@ -276,13 +289,7 @@ def _outbox_rows(user: User, match: Match, kind: str, template: str, context: di
                  due_at: datetime | None = None) -> list[Notification]:
     """The rows ``_notify`` writes, not saved yet: rows due later can be written many at once."""
     now = timezone.now()
-    channels = []
-    if kind == Notification.Kind.YOUR_TURN and user.turn_notice == TurnNotice.DIGEST:
-        _digest_schedule(user, now)
-    elif _email_wanted(user, kind):
-        channels.append(Notification.Channel.EMAIL)
-    if user.webhook_url:
-        channels.append(Notification.Channel.WEBHOOK)
+    channels = _channels(user, kind, now)
     if kind == Notification.Kind.YOUR_TURN and channels:
         # One unread "your turn" per match and channel is enough. One still waiting (held back while the
         # player had just left the page, or for a mail server) now tells of this turn, and whether the
@@ -301,6 +308,40 @@ def _outbox_rows(user: User, match: Match, kind: str, template: str, context: di
                      due_at=due_at or now)
         for channel in channels
     ]
+
+
+def _channels(user: User, kind: str, now: datetime) -> list[str]:
+    """The channels a notice goes by, as the player chose. A digest player reads a "your turn"
+    or a message in the digest, which this sets going, and gets no email of its own."""
+    channels = []
+    if kind in IN_THE_DIGEST and user.turn_notice == TurnNotice.DIGEST:
+        if kind != Notification.Kind.MESSAGE or user.message_emails:
+            _digest_schedule(user, now)
+    elif _email_wanted(user, kind):
+        channels.append(Notification.Channel.EMAIL)
+    if user.webhook_url:
+        channels.append(Notification.Channel.WEBHOOK)
+    return channels
+
+
+def _tell_of_message(match: Match, message: Message) -> None:
+    """After a message (``match`` locked): a notice to every other player seated, the invited too,
+    whose account is open, due ``MESSAGE_NOTICE_DELAY_SECONDS`` later. One waiting already for
+    a player tells of this message too (a burst makes one email); it is written as it goes out,
+    of the messages the player has not read by then. The lock keeps the sender from closing one
+    meanwhile (``_close``)."""
+    now = timezone.now()
+    due = now + timedelta(seconds=settings.MESSAGE_NOTICE_DELAY_SECONDS)
+    readers = [seat.user for seat in match.seats.select_related("user")
+               if seat.user_id not in (None, message.author_id) and seat.user.is_active]
+    waiting = set(Notification.objects.filter(match=match, kind=Notification.Kind.MESSAGE, sent_at__isnull=True,
+                                              resent_from__isnull=True).values_list("user_id", "channel"))
+    Notification.objects.bulk_create([
+        Notification(user=user, match=match, kind=Notification.Kind.MESSAGE, channel=channel,
+                     first_message=message, due_at=due)
+        for user in readers for channel in _channels(user, Notification.Kind.MESSAGE, now)
+        if (user.pk, channel) not in waiting
+    ])
 
 
 def _written(user: User, match: Match, template: str, context: dict) -> tuple[str, str]:
@@ -393,7 +434,7 @@ def notification_settings_changed(*, user_id: int) -> None:
     unclaimed = Notification.objects.filter(
         Q(claimed_until__isnull=True) | Q(claimed_until__lt=now), user=user, sent_at__isnull=True)
     unclaimed.filter(kind=Notification.Kind.DIGEST).delete()
-    if user.turn_notice == TurnNotice.DIGEST and selectors.matches_to_act(user):
+    if user.turn_notice == TurnNotice.DIGEST and (selectors.matches_to_act(user) or _digest_news(user)):
         _digest_schedule(user, now)
     # Only those still to come: one due already (the sweep runs every half minute) or waiting
     # to be tried again would not be written again, its time being past.
@@ -1180,6 +1221,10 @@ def resend_refusal(notice: Notification) -> str:
         return NO_LONGER_THEIR_TURN
     if notice.kind == Notification.Kind.INVITATION and not notice.still_invited:
         return INVITATION_CLOSED
+    if notice.kind == Notification.Kind.MESSAGE and notice.removed_since and any(
+            _indented(text) in notice.body for text in Message.objects.filter(
+                match_id=notice.match_id, pk__gte=notice.first_message_id, hidden=True).values_list("text", flat=True)):
+        return QUOTES_A_REMOVED_MESSAGE  # a copy goes out as it was written: the text staff removed with it
     return ""
 
 
@@ -1236,11 +1281,16 @@ def notification_send(*, notification_id: int) -> bool:
     if not claimed:
         return False
     notification = Notification.objects.select_related("user", "match").get(pk=notification_id)
-    reason = ""
+    reason, told_upto = "", None
     if not notification.resent_from_id:  # a copy staff asked for goes out as it was written
         seat = _turn_seat(notification)
         reason = _skip_reason(notification, seat, now)
-        if not reason and (later := _seen_before_the_turn(notification, seat, now)):
+        later = None
+        if not reason and notification.kind == Notification.Kind.MESSAGE:
+            reason, later, told_upto = _messages_render(notification, now)
+        elif not reason:
+            later = _seen_before_the_turn(notification, seat, now)
+        if not reason and later:
             # Not an attempt to deliver: the claim is handed back with the new time.
             Notification.objects.filter(pk=notification_id).update(
                 claimed_until=None, due_at=later, attempts=F("attempts") - 1)
@@ -1250,14 +1300,15 @@ def notification_send(*, notification_id: int) -> bool:
         elif not reason and seat is not None:
             _turn_render(notification, seat)
     if reason:
-        _close(notification, Notification.Outcome.SKIPPED, reason)
+        _close(notification, Notification.Outcome.SKIPPED, reason, told_upto=told_upto)
         return False
     try:
         _deliver(notification)
     except Exception as error:
         if isinstance(error, PermanentFailure) or notification.attempts >= MAX_SEND_ATTEMPTS:
             log.warning("Notification %s failed for good: %s", notification_id, error)
-            _close(notification, Notification.Outcome.FAILED, str(error) or type(error).__name__)
+            _close(notification, Notification.Outcome.FAILED, str(error) or type(error).__name__,
+                   told_upto=told_upto)
             _next_digest(notification)  # the address may be corrected by tomorrow
             return False
         backoff = settings.NOTIFICATION_RETRY_SECONDS * 2 ** (notification.attempts - 1)
@@ -1266,7 +1317,7 @@ def notification_send(*, notification_id: int) -> bool:
             due_at=timezone.now() + timedelta(seconds=backoff),
         )
         raise
-    _close(notification, Notification.Outcome.SENT, "")
+    _close(notification, Notification.Outcome.SENT, "", told_upto=told_upto)
     _next_digest(notification)
     return True
 
@@ -1277,7 +1328,26 @@ def _next_digest(notification: Notification) -> None:
         _digest_schedule(notification.user, timezone.now(), just_sent=True)
 
 
-def _close(notification: Notification, outcome: str, error: str) -> None:
+def _close(notification: Notification, outcome: str, error: str, *, told_upto: int | None = None) -> None:
+    """Mark it done. A notice of messages that told of those up to ``told_upto`` (their last id)
+    is closed with its match locked, as ``message_post`` locks it: a message written after that
+    one, which found this notice waiting and left it to tell of it, gets a notice of its own."""
+    if told_upto is None:
+        _mark_done(notification, outcome, error)
+        return
+    with transaction.atomic():
+        match = _lock_match(notification.match_id)
+        _mark_done(notification, outcome, error)
+        later = (Message.objects.filter(match=match, pk__gt=told_upto).exclude(author_id=notification.user_id)
+                 .order_by("pk").first())
+        if later is not None and notification.user.is_active:
+            Notification.objects.bulk_create([Notification(
+                user=notification.user, match=match, kind=Notification.Kind.MESSAGE, channel=notification.channel,
+                first_message=later, due_at=later.created_at + timedelta(seconds=settings.MESSAGE_NOTICE_DELAY_SECONDS),
+            )], ignore_conflicts=True)
+
+
+def _mark_done(notification: Notification, outcome: str, error: str) -> None:
     Notification.objects.filter(pk=notification.pk).update(
         sent_at=timezone.now(), outcome=outcome, last_error=error[:300], claimed_until=None
     )
@@ -1341,12 +1411,82 @@ def _seen_before_the_turn(notification: Notification, seat: Seat | None, now: da
     return later if later > now else None
 
 
+def _messages_render(notification: Notification, now: datetime) -> tuple[str, datetime | None, int]:
+    """A notice of messages as it goes out: of the messages the others wrote since its first, those
+    staff did not remove and the player has not read on the match page (written after the page
+    last recorded them there). Returns why it is not needed ("" if it is), when to look again (the
+    player had the page open a moment ago, and may be reading them now: once the page has been
+    quiet for PRESENCE_SECONDS), and the id of the last message of the match it took into account."""
+    user, match = notification.user, notification.match
+    written = list(Message.objects.filter(match=match, pk__gte=notification.first_message_id or 0)
+                   .select_related("author").order_by("pk"))
+    told_upto = written[-1].pk if written else notification.first_message_id or 0
+    others = [message for message in written if message.author_id != user.pk]
+    shown = [message for message in others if not message.hidden]
+    seat = Seat.objects.filter(match=match, user=user).first()
+    seen = seat.last_seen_at if seat else None
+    unseen = [message for message in shown if seen is None or message.created_at > seen]
+    if seat is None:
+        return NO_SEAT_NOW, None, told_upto
+    if others and not shown:
+        return MESSAGES_REMOVED, None, told_upto
+    if not unseen:
+        return MESSAGES_SEEN, None, told_upto
+    if seen is not None and seen + timedelta(seconds=PRESENCE_SECONDS) > now:
+        return "", seen + timedelta(seconds=PRESENCE_SECONDS), told_upto
+    url = f"{_match_url(match)}#messages"
+    subject, notification.body = _written(user, match, "message", {
+        "url": url, "authors": _authors(unseen), "count": len(unseen), "quote": _quote(unseen[0].text),
+        "messages": [(_author_name(message), message.created_at, _indented(message.text))
+                     for message in unseen[:MESSAGES_LISTED]],
+        "more": max(0, len(unseen) - MESSAGES_LISTED),
+    })
+    notification.subject = subject[:200]
+    if notification.channel == Notification.Channel.WEBHOOK:
+        notification.body = f"{notification.subject}\n{url}"
+    Notification.objects.filter(pk=notification.pk).update(subject=notification.subject, body=notification.body)
+    return "", None, told_upto
+
+
+def _author_name(message: Message) -> str:
+    return message.author.public_name if message.author else "A former player"
+
+
+def _authors(messages: list[Message]) -> str:
+    """Who wrote them, in the order they first wrote: "Bob", "Bob and Carol", "Bob and 3 others"."""
+    names = list(dict.fromkeys(_author_name(message) for message in messages))
+    return names_in_words(names) if len(names) <= 2 else f"{names[0]} and {len(names) - 1} others"
+
+
+def _quote(text: str) -> str:
+    """A message in a subject: one line, at most SUBJECT_QUOTE characters."""
+    line = " ".join(text.split())
+    return line if len(line) <= SUBJECT_QUOTE else f"{line[:SUBJECT_QUOTE - 1].rstrip()}…"
+
+
+def _indented(text: str) -> str:
+    """A message in an email's body: each of its lines set in by two spaces, under its author."""
+    return "\n".join(f"  {line}" for line in text.split("\n"))
+
+
+def _digest_news(user: User) -> list[Match]:
+    """The matches whose messages a digest tells of: those the player has not read and no earlier
+    digest told of (``selectors.matches_with_unseen_messages``), if they want to hear of messages."""
+    if not user.message_emails:
+        return []
+    last = Notification.objects.filter(
+        user=user, kind=Notification.Kind.DIGEST, outcome=Notification.Outcome.SENT, resent_from__isnull=True,
+    ).aggregate(last=Max("sent_at"))["last"]
+    return selectors.matches_with_unseen_messages(user, since=last)
+
+
 def _digest_render(notification: Notification) -> str:
     user = notification.user
     matches = selectors.matches_to_act(user)
-    if user.turn_notice != TurnNotice.DIGEST or not matches:
+    news = _digest_news(user) if user.turn_notice == TurnNotice.DIGEST else []
+    if user.turn_notice != TurnNotice.DIGEST or not (matches or news):
         return "Nothing waits for the player."
-    context = {"user": user, "matches": matches, "site_url": settings.SITE_URL}
+    context = {"user": user, "matches": matches, "news": news, "site_url": settings.SITE_URL}
     with timezone.override(user.zone):
         notification.subject = render_to_string("emails/digest_subject.txt", context, using="text").strip()
         notification.body = render_to_string("emails/digest.txt", context, using="text")
@@ -1382,7 +1522,8 @@ def _deliver(notification: Notification) -> None:
 
 
 def _send_email(notification: Notification) -> None:
-    topic = REMINDERS if notification.kind == Notification.Kind.REMINDER else TURN_EMAILS
+    topic = {Notification.Kind.REMINDER: REMINDERS, Notification.Kind.MESSAGE: MESSAGES}.get(
+        notification.kind, TURN_EMAILS)
     url = unsubscribe_url(notification.user_id, topic)
     body = f"{notification.body.rstrip()}\n\n-- \nUnsubscribe with one click: {url}\n"
     headers = {"List-Unsubscribe": f"<{url}>", "List-Unsubscribe-Post": "List-Unsubscribe=One-Click"}
@@ -1611,6 +1752,7 @@ def message_post(*, match_id: int, user: User, text: str) -> Message:
         raise TooFast(MESSAGES_TOO_FAST)
     message = Message.objects.create(match=match, author=user, text=text, after_move=match.version)
     _touch(match)
+    _tell_of_message(match, message)
     return message
 
 

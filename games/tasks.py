@@ -31,7 +31,7 @@ AI_STALL_SECONDS = 30
 # Notifications due this long ago and still unsent had their task lost: the relay sends them.
 NOTIFICATION_SWEEP_AFTER_SECONDS = 60
 # Kinds no task is published for: only the sweep sends them, as soon as they are due.
-SCHEDULED_KINDS = (Notification.Kind.REMINDER, Notification.Kind.DIGEST)
+SCHEDULED_KINDS = (Notification.Kind.REMINDER, Notification.Kind.DIGEST, Notification.Kind.MESSAGE)
 # A task retry waits at most this long; later attempts are left to the sweep (no long countdowns).
 MAX_RETRY_COUNTDOWN_SECONDS = 300
 BROKER_PAUSE_SECONDS = 30

@@ -87,6 +87,8 @@ def wants_email(kind: str, turn_notice: str, reminders: str) -> bool:
     """What the README promises each choice of the profile."""
     if kind == Notification.Kind.REMINDER:
         return bool(reminders)
+    if kind == Notification.Kind.MESSAGE:  # nobody here turns them off; digest players read them in the digest
+        return turn_notice == "instant"
     if kind in (Notification.Kind.YOUR_TURN, Notification.Kind.DIGEST):
         return turn_notice == {Notification.Kind.YOUR_TURN: "instant"}.get(kind, "digest")
     return turn_notice != "none"
@@ -323,6 +325,7 @@ class Site:
         self.client.force_login(self.people[name])
         form = {"display_name": persona.name, "time_zone": persona.zone, "turn_notice": persona.turn_notice,
                 "digest_hour": persona.digest_hour, "reminders": persona.reminders,
+                "message_emails": "on",  # the box is ticked: a browser sends it
                 "webhook_url": self.webhook.url if persona.webhook else ""}
         assert self.do(lambda: self.client.post(reverse("profile"), form)).status_code == 302
 

@@ -84,9 +84,9 @@ def test_a_your_turn_email_has_a_one_click_unsubscribe_link_and_headers(clock, a
 
     asked = client.get(path).content.decode()
     assert "Unsubscribe" in asked, "GET only asks"
-    # It names all it stops: timeouts, more time from staff, cancellations and the digest stop too.
+    # It names all it stops: timeouts, more time from staff, cancellations, messages and the digest stop too.
     assert ("Stop game emails (your turn, invitations, results, timeouts, more time from staff, cancellations, "
-            "the daily digest) to Bob (bob@example.com)?") in asked, "says which and whose emails"
+            "new messages, the daily digest) to Bob (bob@example.com)?") in asked, "says which and whose emails"
     bob.refresh_from_db()
     assert bob.turn_notice == "instant"
     done = client.post(path)
