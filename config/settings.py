@@ -316,6 +316,9 @@ INVITATIONS_PER_DAY = 50
 # Messages one player writes in matches (games.services.message_post) in any minute: a conversation
 # never needs more, and the others' pages redraw with each one.
 MESSAGES_PER_MINUTE = 10
+# Messages one player reports to staff (games.services.message_report) in any hour: each first report
+# of a message is an email to staff.
+REPORTS_PER_HOUR = 10
 
 # --- the web -------------------------------------------------------------------
 LANGUAGE_CODE = "en-us"

@@ -409,6 +409,24 @@ class Message(models.Model):
         return f"{self.author.public_name if self.author else 'A former player'} after move {self.after_move}"
 
 
+class MessageReport(models.Model):
+    """A player's word to staff that a message is out of place. Staff read it in the admin; the
+    reported player never learns who reported them."""
+
+    message = models.ForeignKey(Message, on_delete=models.CASCADE, related_name="reports")
+    reporter = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="message_reports")
+    reason = models.CharField(max_length=200, blank=True)  # as services.message_report checks it
+    created_at = models.DateTimeField(auto_now_add=True)
+    # Only a message's first report tells staff (services.report_staff_tell): when that email went out.
+    staff_told_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["message", "reporter"], name="one_report_per_reporter")]
+
+    def __str__(self) -> str:
+        return f"Report of message {self.message_id}"
+
+
 class Notification(models.Model):
     """The outbox: one message on one channel, written in the same transaction as what
     causes it, due at ``due_at``, delivered by a task and, if that is lost or fails, by

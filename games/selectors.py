@@ -172,6 +172,11 @@ def match_for_viewer(match_id: int, user: User) -> Match | None:
     return _with_seats(Match.objects.filter(_visible_to(user), pk=match_id)).first()
 
 
+def match_visible(match_id: int, user: User) -> bool:
+    """Whether the user may look at the match (``match_for_viewer`` without reading it)."""
+    return Match.objects.filter(_visible_to(user), pk=match_id).exists()
+
+
 def match_moves(match: Match) -> list[MoveRecord]:
     return list(MoveRecord.objects.filter(match=match).order_by("ply"))
 

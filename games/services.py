@@ -40,6 +40,7 @@ from games.models import (
     Match,
     MatchEvent,
     Message,
+    MessageReport,
     MoveRecord,
     Notification,
     OnTimeout,
@@ -129,6 +130,17 @@ MESSAGE_NOT_A_PLAYER = "Only the players of this match can write here."
 MESSAGE_ACCOUNT_CLOSED = "Your account is closed, so nothing was sent."
 MESSAGES_TOO_FAST = "You are writing too fast; wait a minute."
 MESSAGES_WINDOW_SECONDS = 60
+# A report of a message to staff (message_report).
+REPORT_REASON_LENGTH = 200
+REPORT_REASON_TOO_LONG = "A reason may be at most {most} characters; yours has {count}."
+REPORT_REASON_NUL = "Your reason holds a NUL character, which nothing here accepts; nothing was reported."
+REPORT_OWN_MESSAGE = "This is your own message: there is nothing to report."
+REPORT_HIDDEN_MESSAGE = "Staff removed this message already."
+MESSAGE_NOT_FOUND = "There is no such message, or it is not yours to see."
+REPORTED = "Reported. Staff will look at it."
+REPORTED_ALREADY = "You reported this message already."
+REPORTS_TOO_FAST = "You reported many messages in the last hour; wait a while before you report another."
+REPORTS_WINDOW_SECONDS = 3600
 
 # Why messages written before staff deactivated the player are not sent (the account cannot sign in).
 PLAYER_DEACTIVATED = "The player's account is deactivated."
@@ -187,6 +199,12 @@ class NotAllowed(ServiceError):
 
 class TooFast(ServiceError):
     status = 429
+
+
+class NotFound(ServiceError):
+    """Nothing there, or nothing the user may see: the site's not-found answer."""
+
+    status = 404
 
 
 class PermanentFailure(Exception):
@@ -1767,3 +1785,33 @@ def message_hide(*, message_id: int, hidden: bool) -> Message:
         message.save(update_fields=["hidden"])
         _touch(match)
     return message
+
+
+def _report_allowed(user: User) -> bool:
+    return limits.allowed(f"message-reports:{user.pk}", settings.REPORTS_PER_HOUR, REPORTS_WINDOW_SECONDS)
+
+
+@transaction.atomic
+def message_report(*, match_id: int, message_id: int, user: User, reason: str) -> MessageReport:
+    """A player tells staff that someone else's message is out of place: whoever may open the
+    match may report what they read there, once per message."""
+    reason = message_text(reason)
+    if "\x00" in reason:
+        raise ServiceError(REPORT_REASON_NUL)
+    if len(reason) > REPORT_REASON_LENGTH:
+        raise ServiceError(REPORT_REASON_TOO_LONG.format(most=REPORT_REASON_LENGTH, count=len(reason)))
+    if not selectors.match_visible(match_id, user):
+        raise NotFound(MESSAGE_NOT_FOUND)
+    # Locked, so that of two first reports at once only one is the first (the one that tells staff).
+    message = Message.objects.select_for_update().filter(pk=message_id, match_id=match_id).first()
+    if message is None:
+        raise NotFound(MESSAGE_NOT_FOUND)
+    if message.author_id == user.pk:
+        raise ServiceError(REPORT_OWN_MESSAGE)
+    if message.hidden:
+        raise ServiceError(REPORT_HIDDEN_MESSAGE)
+    if MessageReport.objects.filter(message=message, reporter=user).exists():
+        raise AlreadyDone(REPORTED_ALREADY)
+    if not _report_allowed(user):
+        raise TooFast(REPORTS_TOO_FAST)
+    return MessageReport.objects.create(message=message, reporter=user, reason=reason)
