@@ -200,6 +200,9 @@ ACCOUNT_DEFAULT_HTTP_PROTOCOL = SITE_URL.split(":", 1)[0]
 # Player webhooks may reach loopback or private addresses (a local test server) only in development.
 WEBHOOK_ALLOW_PRIVATE_ADDRESSES = env_flag("WEBHOOK_ALLOW_PRIVATE_ADDRESSES", DEBUG)
 DEFAULT_FROM_EMAIL = env("DEFAULT_FROM_EMAIL", f"{SITE_NAME} <noreply@boardgames.invalid>")
+# Staff addresses, comma-separated: a message a player reports is emailed there (games.services.report_staff_tell).
+# None set: reports are only listed in the admin.
+MANAGERS = env_list("MANAGERS")
 # Where the development backend writes every email (no EMAIL_HOST), kept MAIL_FILES_KEEP_DAYS.
 MAIL_FILE_PATH = VAR_DIR / "mail"
 if env("EMAIL_HOST"):
@@ -268,6 +271,7 @@ CELERY_BEAT_SCHEDULE = {
     # Sweeps pick up whatever a lost or failed task left behind and apply what is due,
     # each with indexed queries on rows with due times (see games/tasks.py).
     "relay-notifications": {"task": "games.tasks.sweep_notifications", "schedule": 30.0},
+    "tell-staff-of-reports": {"task": "games.tasks.sweep_reports", "schedule": 60.0},
     "apply-timeouts": {"task": "games.tasks.sweep_deadlines", "schedule": 60.0},
     "end-vacations": {"task": "games.tasks.sweep_vacations", "schedule": 300.0},
     "wake-waiting-ai-seats": {"task": "games.tasks.sweep_ai_turns", "schedule": 60.0},

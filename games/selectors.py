@@ -20,7 +20,18 @@ from django.utils import timezone
 from accounts.models import User
 from games.engine import all_games
 from games.engine.base import Game
-from games.models import Match, MatchEvent, Message, MoveRecord, Notification, Seat, Status, poll_token, seat_names
+from games.models import (
+    Match,
+    MatchEvent,
+    Message,
+    MessageReport,
+    MoveRecord,
+    Notification,
+    Seat,
+    Status,
+    poll_token,
+    seat_names,
+)
 
 LATEST_FINISHED = 20  # finished matches on My matches (and on a player's page); the rest are a page away
 IN_PLAY_SHOWN = 50  # matches in play on a player's page
@@ -222,6 +233,13 @@ def matches_with_unseen_messages(user: User, *, since: datetime | None) -> list[
     for match in matches:
         match.unseen = counts[match.pk]
     return matches
+
+
+def reports_staff_not_told() -> QuerySet[MessageReport]:
+    """The first report of each message whose email to staff has not gone out (the reports that
+    follow it tell nobody)."""
+    earlier = MessageReport.objects.filter(message=OuterRef("message"), pk__lt=OuterRef("pk"))
+    return MessageReport.objects.filter(staff_told_at__isnull=True).exclude(Exists(earlier))
 
 
 def presence_due(now: datetime) -> Q:

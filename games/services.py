@@ -1814,4 +1814,37 @@ def message_report(*, match_id: int, message_id: int, user: User, reason: str) -
         raise AlreadyDone(REPORTED_ALREADY)
     if not _report_allowed(user):
         raise TooFast(REPORTS_TOO_FAST)
-    return MessageReport.objects.create(message=message, reporter=user, reason=reason)
+    first = not MessageReport.objects.filter(message=message).exists()
+    report = MessageReport.objects.create(message=message, reporter=user, reason=reason)
+    if first:  # staff get one email per message; the admin counts the reports that follow
+        transaction.on_commit(partial(tasks.enqueue_report, report.pk), robust=True)
+    return report
+
+
+def report_staff_tell(*, report_id: int) -> bool:
+    """Email the staff addresses (``MANAGERS``) about a message's first report; False when there is
+    nothing to send: told already (a task delivered twice, the sweep), not the first report, or no
+    address set. The report is claimed before the email goes, so two senders never both send it; a
+    send that fails hands the claim back for the task's retry or the sweep, and a sender that dies
+    between the two leaves it told: at most one email per message."""
+    if not settings.MANAGERS:
+        return False
+    claimed = selectors.reports_staff_not_told().filter(pk=report_id).update(staff_told_at=timezone.now())
+    if not claimed:
+        return False
+    report = MessageReport.objects.select_related("message__match", "message__author", "reporter").get(pk=report_id)
+    message = report.message
+    context = {
+        "report": report, "message": message, "match": message.match, "author": message.author,
+        "reporter": report.reporter, "match_url": _match_url(message.match),
+        "admin_url": settings.SITE_URL + reverse("admin:games_message_change", args=[message.pk]),
+    }
+    with timezone.override(UTC):
+        subject = render_to_string("emails/message_reported_subject.txt", context, using="text").strip()
+        body = render_to_string("emails/message_reported.txt", context, using="text")
+    try:
+        ReadableEmail(subject, body, to=list(settings.MANAGERS)).send()
+    except Exception:
+        MessageReport.objects.filter(pk=report_id).update(staff_told_at=None)
+        raise
+    return True

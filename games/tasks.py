@@ -21,7 +21,7 @@ from django.conf import settings
 from django.db.models import Q
 from django.utils import timezone
 
-from games import housekeeping, services
+from games import housekeeping, selectors, services
 from games.models import Match, Notification, Seat, Status
 
 log = logging.getLogger(__name__)
@@ -73,6 +73,33 @@ def sweep_notifications() -> int:
             count += services.notification_send(notification_id=notification_id)
         except Exception:
             log.warning("Notification %s could not be sent; it stays pending.", notification_id, exc_info=True)
+    return count
+
+
+@shared_task(bind=True, ignore_result=True, max_retries=MAX_SEND_ATTEMPTS)
+def tell_staff_of_report(self, report_id: int) -> None:
+    try:
+        services.report_staff_tell(report_id=report_id)
+    except Exception as error:
+        countdown = settings.NOTIFICATION_RETRY_SECONDS * 2**self.request.retries
+        if countdown > MAX_RETRY_COUNTDOWN_SECONDS:
+            log.info("Report %s: further attempts to tell staff are left to the sweep.", report_id)
+            return
+        raise self.retry(exc=error, countdown=countdown) from error
+
+
+@shared_task(ignore_result=True)
+def sweep_reports() -> int:
+    """Email staff about the reports whose own task was lost or failed (as ``sweep_notifications``)."""
+    cutoff = timezone.now() - timedelta(seconds=NOTIFICATION_SWEEP_AFTER_SECONDS)
+    pending = (selectors.reports_staff_not_told().filter(created_at__lt=cutoff).order_by("pk")
+               .values_list("pk", flat=True)[:SWEEP_BATCH])
+    count = 0
+    for report_id in pending:
+        try:
+            count += services.report_staff_tell(report_id=report_id)
+        except Exception:
+            log.warning("Report %s: staff could not be told; the next sweep tries again.", report_id, exc_info=True)
     return count
 
 
@@ -212,3 +239,7 @@ def enqueue_ai_move(match_id: int, version: int) -> None:
 
 def enqueue_notification(notification_id: int) -> None:
     _publish(send_notification, (notification_id,))
+
+
+def enqueue_report(report_id: int) -> None:
+    _publish(tell_staff_of_report, (report_id,))

@@ -16,7 +16,7 @@ PRODUCTION = {"DJANGO_DEBUG": "0", "DJANGO_ALLOWED_HOSTS": "games.example.org",
 # What the settings read besides DJANGO_*: a test sees none of this machine's.
 READ = {"DATABASE_URL", "REDIS_URL", "SITE_URL", "LOG_LEVEL", "DEFAULT_FROM_EMAIL", "WEBHOOK_ALLOW_PRIVATE_ADDRESSES",
         "EMAIL_HOST", "EMAIL_PORT", "EMAIL_HOST_USER", "EMAIL_HOST_PASSWORD", "EMAIL_USE_TLS",
-        "NOTIFICATIONS_KEEP_DAYS", "MAIL_FILES_KEEP_DAYS", "MESSAGE_NOTICE_DELAY_SECONDS"}
+        "NOTIFICATIONS_KEEP_DAYS", "MAIL_FILES_KEEP_DAYS", "MESSAGE_NOTICE_DELAY_SECONDS", "MANAGERS"}
 HTTPS = ("SECURE_PROXY_SSL_HEADER", "SECURE_SSL_REDIRECT", "SECURE_HSTS_SECONDS")
 
 
@@ -150,3 +150,10 @@ def test_behind_a_proxy_the_sign_in_limits_count_each_client_not_the_proxy(tmp_p
     assert client_address(tmp_path) == "10.0.0.2", "no proxy: X-Forwarded-For is anyone's to write"
     assert client_address(tmp_path, DJANGO_BEHIND_TLS_PROXY="1") == "203.0.113.7"
     assert client_address(tmp_path, DJANGO_BEHIND_TLS_PROXY="1", DJANGO_TRUSTED_PROXY_COUNT="2") == "198.51.100.9"
+
+
+def test_the_staff_addresses_for_reported_messages_are_a_comma_separated_list(tmp_path):
+    code = "import django; django.setup(); from django.conf import settings as s; print(s.MANAGERS)"
+    assert run(["-c", code], tmp_path).stdout.strip() == "[]"
+    given = run(["-c", code], tmp_path, MANAGERS=" mods@example.org, owner@example.org ,")
+    assert given.stdout.strip() == "['mods@example.org', 'owner@example.org']", given.stderr

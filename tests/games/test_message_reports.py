@@ -5,11 +5,17 @@ the match page, and the admin's view of reports."""
 from __future__ import annotations
 
 import pytest
+from django.conf import settings as django_settings
+from django.core import mail
+from django.urls import reverse
 
-from games import services
+from games import services, tasks
 from games.models import Message, MessageReport
 from games.services import SeatSpec
 from tests.conftest import start_match
+from tests.games.test_tasks import wait_until, worker  # noqa: F401 (the worker fixture)
+
+MODERATORS = ["mods@example.com", "owner@example.com"]
 
 
 @pytest.fixture
@@ -95,3 +101,91 @@ def test_at_most_ten_reports_an_hour_then_in_words_until_the_hour_is_over(monkey
     clock.advance(seconds=61)
     report(messages[10], bob)
     assert MessageReport.objects.filter(reporter=bob).count() == 11
+
+
+# --- staff are told --------------------------------------------------------------------------
+
+
+@pytest.fixture
+def moderators(settings):
+    settings.MANAGERS = MODERATORS
+    return MODERATORS
+
+
+def staff_emails() -> list:
+    return [message for message in mail.outbox if message.to == MODERATORS]
+
+
+def sweep(clock) -> int:
+    """Beat's sweep, once the grace for a report's own task has passed."""
+    clock.advance(seconds=tasks.NOTIFICATION_SWEEP_AFTER_SECONDS + 1)
+    return tasks.sweep_reports()
+
+
+@pytest.mark.worker
+@pytest.mark.django_db(transaction=True)
+def test_the_first_report_of_a_message_emails_staff_once_through_the_worker(worker, moderators, alice, bob,  # noqa: F811
+                                                                           staff):
+    match = start_match(alice, bob)
+    rude = services.message_post(match_id=match.pk, user=alice, text="you play like a potato\nand smell like one")
+
+    first = report(rude, bob, "an insult")
+
+    wait_until(staff_emails, what="the worker to email staff")
+    [email] = staff_emails()
+    assert email.subject == f"A message reported in {match}"
+    assert f"Bob (bob) reported a message in {match.full_name}" in email.body
+    assert "Written by Alice (alice) before the first move" in email.body
+    assert "you play like a potato\nand smell like one" in email.body
+    assert "Reason: an insult" in email.body
+    admin = django_settings.SITE_URL + reverse("admin:games_message_change", args=[rude.pk])
+    assert admin in email.body
+    assert email.extra_headers["Auto-Submitted"] == "auto-generated"
+    assert MessageReport.objects.get(pk=first.pk).staff_told_at is not None
+    # The same task delivered again (acks_late, a redelivery) finds the report told and sends nothing.
+    again = tasks.tell_staff_of_report.delay(first.pk)
+    wait_until(lambda: ("games.tasks.tell_staff_of_report", again.id) in worker, what="the task delivered again")
+    # Another player's report of the same message is counted in the admin, and emails nobody.
+    report(rude, staff, "agreed")
+    assert tasks.sweep_reports() == 0
+    assert len(staff_emails()) == 1
+
+
+def test_only_the_first_report_schedules_an_email(moderators, alice, bob, staff, rude,
+                                                  django_capture_on_commit_callbacks):
+    with django_capture_on_commit_callbacks() as first:
+        report(rude, bob)
+    with django_capture_on_commit_callbacks() as second:
+        report(rude, staff)
+    assert len(first) == 1 and not second
+
+
+def test_a_report_whose_task_was_lost_is_emailed_by_the_sweep_once(moderators, clock, bob, staff, rude):
+    first = report(rude, bob)  # its task is never run here
+    report(rude, staff)
+    assert tasks.sweep_reports() == 0, "a recent report is left to its own task"
+    assert sweep(clock) == 1 and sweep(clock) == 0
+    assert len(staff_emails()) == 1 and "reported a message" in staff_emails()[0].body
+    assert list(MessageReport.objects.filter(staff_told_at__isnull=False).values_list("pk", flat=True)) == [first.pk]
+
+
+def test_a_mail_server_that_fails_leaves_the_report_to_be_told_later(moderators, clock, bob, rude, monkeypatch):
+    first = report(rude, bob)
+    real_send = services.ReadableEmail.send
+
+    def down(self, *args, **kwargs):
+        raise ConnectionRefusedError("mail server down")
+
+    monkeypatch.setattr(services.ReadableEmail, "send", down)
+    with pytest.raises(ConnectionRefusedError):
+        services.report_staff_tell(report_id=first.pk)
+    assert MessageReport.objects.get(pk=first.pk).staff_told_at is None and not staff_emails()
+    monkeypatch.setattr(services.ReadableEmail, "send", real_send)
+    assert sweep(clock) == 1 and len(staff_emails()) == 1
+
+
+def test_with_no_staff_address_set_nothing_is_sent_and_the_report_is_kept(settings, clock, bob, rude):
+    settings.MANAGERS = []
+    first = report(rude, bob)
+    assert not services.report_staff_tell(report_id=first.pk) and sweep(clock) == 0
+    assert not mail.outbox and MessageReport.objects.get(pk=first.pk).staff_told_at is None
