@@ -207,12 +207,14 @@ class Messages(NamedTuple):
     total: int  # how many the match has
 
 
-def match_messages(match: Match, *, every: bool = False) -> Messages:
+def match_messages(match: Match, *, every: bool = False, reader: User | None = None) -> Messages:
     """The match's latest MESSAGES_SHOWN messages (``every``: all of them), oldest first, with their
-    authors and how many there are in all: one query however many there are (the count comes
-    with each row), the match's rows read by the index on (match, -id)."""
+    authors, whether ``reader`` reported each (``reported``), and how many there are in all: one query
+    however many there are (the count comes with each row), the match's rows read by the index on
+    (match, -id)."""
+    reported = MessageReport.objects.filter(message=OuterRef("pk"), reporter_id=reader.pk if reader else None)
     rows = (Message.objects.filter(match=match).select_related("author")
-            .annotate(total=Window(Count("pk"))).order_by("-pk"))
+            .annotate(total=Window(Count("pk")), reported=Exists(reported)).order_by("-pk"))
     shown = list(rows if every else rows[:MESSAGES_SHOWN])
     return Messages(shown[::-1], shown[0].total if shown else 0)
 

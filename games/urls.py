@@ -15,6 +15,8 @@ urlpatterns = [
     path("matches/<int:pk>/poll/", views.match_poll, name="match_poll"),
     path("matches/<int:pk>/move/", views.match_move, name="match_move"),
     path("matches/<int:pk>/message/", views.match_message, name="match_message"),
+    path("matches/<int:pk>/messages/<int:message_pk>/report/", views.match_message_report,
+         name="match_message_report"),
     path("matches/<int:pk>/replay/", views.match_replay, name="match_replay"),
     path("matches/<int:pk>/join/", views.match_join, name="match_join"),
     path("matches/<int:pk>/accept/", views.match_accept, name="match_accept"),

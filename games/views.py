@@ -246,7 +246,8 @@ def _not_found(request, message: str, status: int = 404) -> HttpResponse:
     return render(request, template, {"message": message}, status=status)
 
 
-def _match_context(request, match: Match, *, error: str = "", message_error: str = "", message_text: str = "") -> dict:
+def _match_context(request, match: Match, *, error: str = "", message_error: str = "", message_text: str = "",
+                   report_said: tuple[int, str, bool, str] | None = None) -> dict:
     game = match.game_obj
     state = game.load(match.state)
     seats = list(match.seats.all())
@@ -270,7 +271,7 @@ def _match_context(request, match: Match, *, error: str = "", message_error: str
         seat.colours = colours.get(seat.number, "")  # the seat list ties the board's colours to names
     every_message = request.GET.get("messages") == "all"
     company = any(seat != my_seat and (seat.user_id or seat.is_open) for seat in seats)  # people, or a seat for one
-    chat = selectors.match_messages(match, every=every_message)
+    chat = selectors.match_messages(match, every=every_message, reader=request.user)
     return {
         "match": match,
         "game": game,
@@ -318,6 +319,9 @@ def _match_context(request, match: Match, *, error: str = "", message_error: str
         "every_message": every_message,
         "message_error": message_error,
         "message_text": message_text,
+        # After a Report: the message's id, the words said beside it, whether they are a refusal, and
+        # the reason typed (a refused one is offered again).
+        "report_said": report_said,
     }
 
 
@@ -337,7 +341,8 @@ def _move_log(moves: list, events: list) -> dict:
 
 
 def _render_match(request, match: Match, *, error: str = "", status: int = 200, **message) -> HttpResponse:
-    """``message``: a refused message's words and text (``message_error``, ``message_text``)."""
+    """``message``: a refused message's words and text (``message_error``, ``message_text``), or what a
+    Report said (``report_said``)."""
     template = "games/match_detail.html#live" if request.htmx else "games/match_detail.html"
     response = render(request, template, _match_context(request, match, error=error, **message), status=status)
     # One URL serves a page and a fragment; neither may be cached or kept in history.
@@ -415,6 +420,34 @@ def match_message(request, pk: int):
         return _render_match(request, _viewer_match(request, pk))
     every = "?messages=all" if request.GET.get("messages") == "all" else ""
     return redirect(reverse("match_detail", args=[pk]) + every + "#messages")
+
+
+@login_required
+@_posted_or_back
+@_match_page
+def match_message_report(request, pk: int, message_pk: int):
+    """A message reported to staff, from the two-step Report beside it. Answered as the page's other
+    actions: htmx gets the redrawn part with the words beside the message, a plain form the page
+    with them on top (a refusal: the page that says why)."""
+    match = _viewer_match(request, pk)
+    said, reason = services.REPORTED, request.POST.get("reason", "")
+    try:
+        services.message_report(match_id=pk, message_id=message_pk, user=request.user, reason=reason)
+    except services.AlreadyDone as done:
+        said = done.message
+    except services.NotFound as missing:
+        return _not_found(request, missing.message)
+    except services.ServiceError as error:
+        if request.htmx:
+            return _render_match(request, match, status=error.status,
+                                 report_said=(message_pk, error.message, True, reason))
+        return render(request, "games/action_refused.html",
+                      {"message": error.message, "match_id": pk, "visible": True}, status=error.status)
+    if request.htmx:
+        return _render_match(request, match, report_said=(message_pk, said, False, ""))
+    messages.success(request, said)
+    every = "?messages=all" if request.GET.get("messages") == "all" else ""
+    return redirect(reverse("match_detail", args=[pk]) + every + f"#message-{message_pk}")
 
 
 def _match_action(service, success: str, *, for_outsiders: bool = False):

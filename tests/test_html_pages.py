@@ -75,6 +75,10 @@ def pages(db) -> dict[str, str]:
             "position": "first", "time_control": "bank", "bank_initial_days": "500", "bank_increment_days": "1",
             "bank_cap_days": "14", "on_timeout": "lose", "seat_1": "invite", "invite_1": "ghost"})
     post("mancala message refused", reverse("match_message", args=[matches["mancala"].pk]), {"text": " "})
+    good_luck = services.message_post(match_id=matches["mancala"].pk, user=bob, text="good luck again")
+    report = reverse("match_message_report", args=[matches["mancala"].pk, good_luck.pk])
+    for name, reason in (("part: mancala report refused", "x" * 201), ("part: mancala reported", "rude")):
+        got[name] = client.post(report, {"reason": reason}, headers={"HX-Request": "true"}).content.decode()
     get("mesopotamia match, watched", reverse("match_detail", args=[matches["mesopotamia"].pk]), via=spectator)
     get("invitation", reverse("match_detail", args=[invitation.pk]))
     for name in ("lobby", "dashboard", "finished_matches", "profile"):
@@ -102,6 +106,9 @@ def test_no_page_has_html_a_browser_would_repair(pages):
     assert 'class="messages"' in pages["profile saved (a message)"], "and a message"
     assert "(message removed by staff)" in pages["mancala match"], "and messages between the players"
     assert "Write something first." in pages["mancala message refused"]
+    assert pages["mancala match"].count('class="report-form"') == 2, "and the Report beside each message shown"
+    assert "A reason may be at most 200" in pages["part: mancala report refused"]
+    assert "Reported. Staff will look at it." in pages["part: mancala reported"]
     assert "You closed this account" in pages["own closed account's sign-in"], "and its owner's words"
     problems = {name: found for name, html in pages.items()
                 if (found := html_problems(html, whole_page=not name.startswith("part: ")))}

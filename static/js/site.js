@@ -133,6 +133,8 @@ const REQUEST_PROBLEMS = {
   message: "Something went wrong on our side, so your message may not have been sent. It is still in its box: "
     + "send it again.",
   messageNotSent: "Your message did not reach the site; it is still in its box. Check your connection and send it again.",
+  report: "Your report may not have reached staff: something went wrong, or the site could not be reached. "
+    + "Try it again.",
   action: "Your last click did not reach the site, so nothing was done. Check your connection and try again.",
   connection: "The site cannot be reached just now. Check your connection; this page catches up once it is back.",
   unavailable: "The site is not answering just now. This page catches up once it is back.",
@@ -159,7 +161,9 @@ function isMessage(element) {
 function showFailure(detail, kinds) {
   const [move, poll, other, message] = kinds;
   const verb = detail.requestConfig ? detail.requestConfig.verb : "get";
-  showProblem(isMessage(detail.elt) ? message : verb === "post" ? move : isPoll(detail.elt) ? poll : other);
+  const report = detail.elt instanceof Element && detail.elt.matches(".report-form");
+  showProblem(isMessage(detail.elt) ? message : report ? "report" : verb === "post" ? move
+    : isPoll(detail.elt) ? poll : other);
 }
 document.addEventListener("htmx:responseError",
   (event) => showFailure(event.detail, ["move", "unavailable", "server", "message"]));

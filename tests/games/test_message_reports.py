@@ -10,11 +10,13 @@ from django.core import mail
 from django.urls import reverse
 
 from games import services, tasks
-from games.models import Message, MessageReport
+from games.models import Match, Message, MessageReport
 from games.services import SeatSpec
-from tests.conftest import start_match
+from games.views import NOT_FOUND, OPENED_NOT_SENT
+from tests.conftest import signed_in, start_match
 from tests.games.test_tasks import wait_until, worker  # noqa: F401 (the worker fixture)
 
+HTMX = {"HTTP_HX_REQUEST": "true"}
 MODERATORS = ["mods@example.com", "owner@example.com"]
 
 
@@ -189,3 +191,109 @@ def test_with_no_staff_address_set_nothing_is_sent_and_the_report_is_kept(settin
     first = report(rude, bob)
     assert not services.report_staff_tell(report_id=first.pk) and sweep(clock) == 0
     assert not mail.outbox and MessageReport.objects.get(pk=first.pk).staff_told_at is None
+
+
+# --- the match page ---------------------------------------------------------------------------
+
+
+def report_url(message: Message, **query) -> str:
+    url = reverse("match_message_report", args=[message.match_id, message.pk])
+    return url + ("?" + "&".join(f"{key}={value}" for key, value in query.items()) if query else "")
+
+
+def item(page: str, message: Message) -> str:
+    """The message's line on the page: from its <li> to the next."""
+    return page.split(f'<li id="message-{message.pk}">')[1].split("</li>")[0]
+
+
+def page_of(client, match) -> str:
+    response = client.get(reverse("match_detail", args=[match.pk]))
+    assert response.status_code == 200
+    return response.content.decode()
+
+
+def test_the_report_control_is_beside_others_messages_only_and_takes_two_steps(alice, bob, match, rude):
+    own = services.message_post(match_id=match.pk, user=bob, text="you too")
+    removed = services.message_post(match_id=match.pk, user=alice, text="worse words")
+    services.message_hide(message_id=removed.pk, hidden=True)
+    page = page_of(signed_in(bob), match)
+    control = item(page, rude)
+    assert "<details class=\"report\">" in control and "<summary>Report…</summary>" in control
+    assert f'action="{report_url(rude)}"' in control and f'hx-post="{report_url(rude)}"' in control
+    assert "Report this message to staff? Staff read it and may remove it." in control
+    assert f'<label for="report-reason-{rude.pk}">' in control and 'maxlength="200"' in control
+    assert "report-form" not in item(page, own), "not one's own"
+    assert "report-form" not in item(page, removed), "not one staff removed"
+    assert "report-form" not in item(page_of(signed_in(alice), match), rude), "its author gets none"
+
+
+def test_someone_who_may_not_open_the_match_gets_no_control_and_reports_nothing(carol, rude):
+    carols = signed_in(carol)
+    assert carols.get(reverse("match_detail", args=[rude.match_id])).status_code == 404
+    for headers in ({}, HTMX):
+        refused = carols.post(report_url(rude), {"reason": "x"}, **headers)
+        assert refused.status_code == 404 and NOT_FOUND in refused.content.decode()
+        assert "you play like a potato" not in refused.content.decode()
+    assert not MessageReport.objects.exists()
+
+
+def test_a_report_with_htmx_answers_with_the_redrawn_part_and_words_beside_the_message(bob, rude):
+    response = signed_in(bob).post(report_url(rude), {"reason": "insult"}, **HTMX)
+    fragment = response.content.decode()
+    assert response.status_code == 200 and 'id="live"' in fragment and "<html" not in fragment
+    assert services.REPORTED in item(fragment, rude) and "report-form" not in item(fragment, rude)
+    assert MessageReport.objects.get().reason == "insult"
+    again = signed_in(bob).post(report_url(rude), {"reason": "insult"}, **HTMX)
+    assert again.status_code == 200 and services.REPORTED_ALREADY in item(again.content.decode(), rude)
+    assert MessageReport.objects.count() == 1
+    assert "You reported this message to staff." in item(page_of(signed_in(bob), rude.match), rude)
+
+
+def test_a_report_without_htmx_returns_to_the_message_with_the_same_words(bob, rude):
+    response = signed_in(bob).post(report_url(rude, messages="all"), {"reason": ""}, follow=True)
+    url = reverse("match_detail", args=[rude.match_id])
+    assert response.redirect_chain == [(f"{url}?messages=all#message-{rude.pk}", 302)]
+    assert services.REPORTED in response.content.decode() and MessageReport.objects.get().reason == ""
+
+
+def test_a_refused_report_says_why_beside_the_message_and_keeps_the_reason(alice, bob, rude):
+    client = signed_in(bob)
+    fragment = client.post(report_url(rude), {"reason": "é" * 201}, **HTMX)
+    said = item(fragment.content.decode(), rude)
+    assert fragment.status_code == 400 and "A reason may be at most 200 characters; yours has 201." in said
+    assert '<details class="report" open>' in said and f'value="{"é" * 201}"' in said
+    page = client.post(report_url(rude), {"reason": "é" * 201})
+    assert page.status_code == 400 and "A reason may be at most 200" in page.content.decode()
+    own = signed_in(alice).post(report_url(rude), {"reason": ""}, **HTMX)  # a forged form: none is offered
+    assert own.status_code == 400 and services.REPORT_OWN_MESSAGE in item(own.content.decode(), rude)
+    services.message_hide(message_id=rude.pk, hidden=True)  # while Bob's Report was open
+    late = client.post(report_url(rude), {"reason": ""}, **HTMX)
+    assert late.status_code == 400 and services.REPORT_HIDDEN_MESSAGE in item(late.content.decode(), rude)
+    assert not MessageReport.objects.exists()
+
+
+def test_a_message_not_of_that_match_is_not_found(alice, bob, rude):
+    other = start_match(alice, bob)
+    refused = signed_in(bob).post(reverse("match_message_report", args=[other.pk, rude.pk]), **HTMX)
+    assert refused.status_code == 404 and services.MESSAGE_NOT_FOUND in refused.content.decode()
+    assert not MessageReport.objects.exists()
+
+
+def test_the_address_opened_by_get_goes_to_the_match_page_and_a_visitor_is_asked_to_sign_in(client, bob, rude):
+    response = signed_in(bob).get(report_url(rude), follow=True)
+    assert response.redirect_chain == [(reverse("match_detail", args=[rude.match_id]), 302)]
+    assert OPENED_NOT_SENT in response.content.decode()
+    visitor = client.post(report_url(rude))
+    assert visitor.status_code == 302 and reverse("account_login") in visitor["Location"]
+    assert not MessageReport.objects.exists()
+
+
+def test_the_reported_player_never_learns_who_reported_them(alice, bob, rude):
+    alices = signed_in(alice)
+    before = page_of(alices, rude.match)
+    token = Match.objects.get(pk=rude.match_id).poll_token
+    signed_in(bob).post(report_url(rude), {"reason": "insult"}, **HTMX)
+    assert Match.objects.get(pk=rude.match_id).poll_token == token, "no page redraws for a report"
+    after = page_of(alices, rude.match)
+    assert item(after, rude) == item(before, rude) and "report" not in item(after, rude).lower()
+    assert "insult" not in after

@@ -13,7 +13,7 @@ from django.urls import reverse
 from accounts.services import user_deactivate
 from config.middleware import NUL_REFUSED
 from games import selectors, services
-from games.models import Match, Message, Status
+from games.models import Match, Message, MessageReport, Status
 from games.services import SeatSpec
 from games.views import NOT_FOUND, OPENED_NOT_SENT
 from tests.conftest import make_user, signed_in, start_match
@@ -327,7 +327,7 @@ def count_queries(client, url, **query) -> int:
     return len(captured.captured_queries)
 
 
-def test_the_page_and_the_poll_cost_the_same_queries_with_0_or_60_messages(alice, bob, match):
+def test_the_page_and_the_poll_cost_the_same_queries_with_0_or_60_messages_and_reports(alice, bob, match):
     services.move_submit(match_id=match.pk, user=alice, move="1", expected_version=0)
     client = signed_in(alice)
     page, poll = reverse("match_detail", args=[match.pk]), reverse("match_poll", args=[match.pk])
@@ -337,9 +337,13 @@ def test_the_page_and_the_poll_cost_the_same_queries_with_0_or_60_messages(alice
                 for query in ({}, {"messages": "all"})]
 
     quiet = costs()
-    Message.objects.bulk_create(Message(match=match, author=(alice, bob)[n % 2], text=f"line {n}", after_move=n)
-                                for n in range(60))
-    assert "Show all 60 messages" in client.get(page).content.decode()
+    written = Message.objects.bulk_create(Message(match=match, author=(alice, bob)[n % 2], text=f"line {n}",
+                                                  after_move=n) for n in range(60))
+    # Alice reported some of Bob's: each of his others has a Report, each of those says she reported it.
+    MessageReport.objects.bulk_create(MessageReport(message=message, reporter=alice) for message in written[1::4])
+    shown = client.get(page).content.decode()
+    assert "Show all 60 messages" in shown
+    assert shown.count('class="report-form"') == 13 and shown.count("You reported this message") == 12
     assert costs() == quiet
 
 
