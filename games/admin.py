@@ -10,7 +10,8 @@ from django import forms
 from django.contrib import admin, messages
 from django.contrib.admin import ActionLocation, helpers
 from django.contrib.auth import get_permission_codename
-from django.db.models import Exists, OuterRef, Prefetch, Q
+from django.db.models import Count, Exists, OuterRef, Prefetch, Q, Subquery
+from django.db.models.functions import Coalesce
 from django.shortcuts import render
 from django.template.defaultfilters import pluralize
 from django.urls import reverse
@@ -25,6 +26,7 @@ from games.models import (
     Match,
     MatchEvent,
     Message,
+    MessageReport,
     MoveRecord,
     Notification,
     Seat,
@@ -147,7 +149,20 @@ class MatchEventInline(ReadOnlyInline):
         return super().get_queryset(request).select_related("actor")
 
 
-class MessageInline(admin.TabularInline):
+def with_report_count(messages):
+    """Messages with how many times they were reported (``report_count``), in their own query."""
+    counted = (MessageReport.objects.filter(message=OuterRef("pk")).order_by().values("message")
+               .annotate(count=Count("pk")).values("count"))
+    return messages.annotate(report_count=Coalesce(Subquery(counted), 0))
+
+
+class ReportCount:
+    @admin.display(description="reports", ordering="report_count")
+    def report_count(self, message: Message) -> int:
+        return message.report_count
+
+
+class MessageInline(ReportCount, admin.TabularInline):
     """The players' messages, read-only but for ``hidden``: staff tick it to remove one from the match
     page (its author and time stay), through the service (MatchAdmin.save_formset)."""
 
@@ -156,8 +171,8 @@ class MessageInline(admin.TabularInline):
     can_delete = False
     latest = 50
     verbose_name_plural = "latest messages between the players"
-    fields = ("created_at", "author", "after_move", "text", "hidden")
-    readonly_fields = ("created_at", "author", "after_move", "text")
+    fields = ("created_at", "author", "after_move", "text", "report_count", "hidden")
+    readonly_fields = ("created_at", "author", "after_move", "text", "report_count")
 
     def has_add_permission(self, request, obj=None):
         return False
@@ -166,7 +181,7 @@ class MessageInline(admin.TabularInline):
         return super().has_view_permission(request, obj) or may_see_matches(request)
 
     def get_queryset(self, request):
-        return super().get_queryset(request).select_related("author")
+        return with_report_count(super().get_queryset(request).select_related("author"))
 
 
 RESEND_FORM = "resend-notification"  # the form that each row's "Send again" button posts (a match's page, the list)
@@ -560,15 +575,45 @@ class NotificationAdmin(admin.ModelAdmin):
         )
 
 
+class ReportedFilter(admin.SimpleListFilter):
+    title = "reported"
+    parameter_name = "reported"
+
+    def lookups(self, request, model_admin):
+        return [("yes", "Yes"), ("no", "No")]
+
+    def queryset(self, request, queryset):
+        reported = Exists(MessageReport.objects.filter(message=OuterRef("pk")))
+        if self.value() == "yes":
+            return queryset.filter(reported)
+        if self.value() == "no":
+            return queryset.exclude(reported)
+        return queryset
+
+
+class MessageReportInline(ReadOnlyInline):
+    """Who reported the message, when and why (the reported player never learns who)."""
+
+    model = MessageReport
+    verbose_name_plural = "reports by players"
+    fields = ("created_at", "reporter", "reason", "staff_told_at")
+    readonly_fields = fields
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).select_related("reporter")
+
+
 @admin.register(Message)
-class MessageAdmin(admin.ModelAdmin):
-    """Every message between players, to find one by its words or its author; ``hidden`` is the one
-    thing staff change (through the service, so that open pages redraw)."""
+class MessageAdmin(ReportCount, admin.ModelAdmin):
+    """Every message between players, to find one by its words or its author, or those players
+    reported; ``hidden`` is the one thing staff change (through the service, so that open pages
+    redraw)."""
 
     show_full_result_count = False
-    list_display = ("created_at", "match", "author", "after_move", "text_start", "hidden")
+    list_display = ("created_at", "match", "author", "after_move", "text_start", "report_count", "hidden")
     list_editable = ("hidden",)
-    list_filter = ("hidden",)
+    list_filter = ("hidden", ReportedFilter)
+    inlines = [MessageReportInline]
     search_fields = ("text", "author__username", "author__display_name", "=match__id")
     search_help_text = "Words of the message, its author's username or display name, or a match's number."
     fields = ("match", "author", "after_move", "created_at", "text", "hidden")
@@ -576,7 +621,8 @@ class MessageAdmin(admin.ModelAdmin):
 
     def get_queryset(self, request):
         # A match's name only: its state (kilobytes) stays unread.
-        return super().get_queryset(request).select_related("match", "author").defer("match__state")
+        return with_report_count(super().get_queryset(request).select_related("match", "author")
+                                 .defer("match__state"))
 
     @admin.display(description="text")
     def text_start(self, message: Message) -> str:

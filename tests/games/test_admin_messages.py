@@ -11,7 +11,7 @@ from django.contrib.auth.models import Permission
 from django.urls import reverse
 
 from games import services
-from games.models import Match, Message
+from games.models import Match, Message, MessageReport
 from tests.conftest import make_user, signed_in
 
 
@@ -88,3 +88,58 @@ def test_the_list_hides_a_message_through_the_service(staff, match, said):
     assert response.status_code == 302
     assert [m.hidden for m in Message.objects.order_by("pk")] == [False, True]
     assert Match.objects.get(pk=match.pk).revision == before + 1
+
+
+@pytest.fixture
+def reported(alice, bob, carol, staff, said) -> Message:
+    """Bob's rude words, reported by Alice and by staff; Alice's 'good luck' by nobody."""
+    for reporter, reason in ((alice, "insult"), (staff, "")):
+        services.message_report(match_id=said[1].match_id, message_id=said[1].pk, user=reporter, reason=reason)
+    return said[1]
+
+
+def rows(page: str) -> list[str]:
+    """The list's rows, top to bottom."""
+    table = page.split('id="result_list"')[1].split("</table>")[0]
+    return re.findall(r"<tr>(.*?)</tr>", table.split("<tbody>")[1], re.DOTALL)
+
+
+def test_the_list_filters_reported_messages_and_counts_their_reports(staff, reported):
+    client = signed_in(staff)
+    url = reverse("admin:games_message_changelist")
+    listed = client.get(url).content.decode()
+    assert "sortable column-report_count" in listed
+    [rude] = [row for row in rows(listed) if "rude words" in row]
+    [kind] = [row for row in rows(listed) if "good luck" in row]
+    assert '<td class="field-report_count">2</td>' in rude and '<td class="field-report_count">0</td>' in kind
+    yes = client.get(url, {"reported": "yes"}).content.decode()
+    assert "rude words" in yes and "good luck" not in yes
+    no = client.get(url, {"reported": "no"}).content.decode()
+    assert "good luck" in no and "rude words" not in no
+    most = rows(client.get(url, {"o": "-5"}).content.decode())
+    assert "rude words" in most[0] and "good luck" in most[1], "sorted by the number of reports"
+
+
+def test_a_message_s_admin_page_lists_its_reports_read_only(staff, reported):
+    page = signed_in(staff).get(reverse("admin:games_message_change", args=[reported.pk])).content.decode()
+    section = page.split('id="reports-group"')[1]
+    assert "Alice" in section and "insult" in section and "staffer" in section
+    assert 'name="reports-0-reason"' not in section, "read-only"
+
+
+def test_the_match_s_admin_page_counts_each_message_s_reports(staff, match, reported):
+    page = signed_in(staff).get(admin_page(match)).content.decode()
+    messages = page.split('id="messages-group"')[1]
+    assert "Reports" in messages.split("</thead>")[0]
+    cells = re.findall(r'<td class="field-report_count">\s*<p>(\d+)</p>', messages)
+    assert cells == ["0", "2"]
+
+
+def test_staff_hide_a_reported_message_on_its_own_page(staff, match, reported):
+    client = signed_in(staff)
+    url = reverse("admin:games_message_change", args=[reported.pk])
+    page = client.get(url).content.decode()
+    response = client.post(url, {**dict(re.findall(r'<input type="hidden" name="([^"]+)" value="([^"]*)"', page)),
+                                 "hidden": "on", "_save": "Save"})
+    assert response.status_code == 302 and Message.objects.get(pk=reported.pk).hidden
+    assert MessageReport.objects.filter(message=reported).count() == 2, "the reports stay"
