@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('games', '0021_match_messages'),
+        ('games', '0022_notification_of_messages'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
