@@ -356,6 +356,32 @@ document.addEventListener("DOMContentLoaded", () => {
   if (zone && !zone.value) zone.value = Intl.DateTimeFormat().resolvedOptions().timeZone || "";
 });
 
+// A redraw of the match (the poll, a move) replaces #live: a <details> the player had opened there
+// (Resign…, Cancel this match…, Report…) would shut, and a reason half typed in it would be lost.
+// Open again each that is still there, with what was typed in it.
+let openBeforeRedraw = [];
+document.addEventListener("htmx:beforeSwap", (event) => {
+  const live = event.detail.target;
+  if (!(live instanceof Element) || live.id !== "live") return;
+  openBeforeRedraw = [...live.querySelectorAll("details[open][id]")].map((details) => ({
+    id: details.id,
+    typed: [...details.querySelectorAll('input[type="text"][id], textarea[id]')].map((field) => [field.id, field.value]),
+  }));
+});
+document.addEventListener("htmx:afterSettle", () => {
+  const kept = openBeforeRedraw;
+  openBeforeRedraw = [];
+  kept.forEach(({ id, typed }) => {
+    const details = document.getElementById(id);
+    if (!details || !document.getElementById("live")?.contains(details)) return;
+    details.open = true;
+    typed.forEach(([fieldId, value]) => {
+      const field = document.getElementById(fieldId);
+      if (field && !field.value) field.value = value;
+    });
+  });
+});
+
 // A message sent empties its box; one refused (its reason is said above the box) or lost stays
 // there to be sent again. Not htmx's event.detail.successful: our config swaps a 4xx answer in
 // as no error (a refusal is shown), so a refused message counted as successful.

@@ -7,7 +7,8 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from games.models import Message
+from games import services
+from games.models import Message, MessageReport
 from tests.conftest import start_match
 from tests.e2e.conftest import console_checked_page
 from tests.e2e.pages import log_in
@@ -51,3 +52,27 @@ def test_a_message_reaches_the_other_player_and_leaves_their_half_typed_one_alon
         expect(bobs.locator("#messages li").last).to_contain_text(HALF_TYPED + "day")
     assert list(Message.objects.order_by("pk").values_list("text", flat=True)) == [
         "good luck!\nhave fun", HALF_TYPED + "day"]
+
+
+def test_a_report_or_resign_opened_stays_open_with_its_reason_across_the_poll_s_redraw(browser, live_server,
+                                                                                     alice, bob):
+    """The poll's redraw shut the Report… a player had opened (and lost the reason typed in it), and
+    the Resign… too."""
+    match = start_match(alice, bob)
+    first = services.message_post(match_id=match.pk, user=bob, text="you play like a potato")
+    with console_checked_page(browser) as page:
+        log_in(page, live_server.url, "alice")
+        page.goto(f"{live_server.url}/matches/{match.pk}/")
+        report = page.locator(f"#report-{first.pk}")
+        report.get_by_text("Report…").click()
+        report.get_by_label("Reason (optional)").fill("rude")
+        page.get_by_text("Resign…").click()
+
+        services.message_post(match_id=match.pk, user=bob, text="and again")  # the poll redraws the match
+        expect(page.locator("#messages li")).to_have_count(2)
+        expect(report).to_have_attribute("open", "")
+        expect(report.get_by_label("Reason (optional)")).to_have_value("rude")
+        expect(page.locator("#resign")).to_have_attribute("open", "")
+        report.get_by_role("button", name="Report").click()
+        expect(page.locator(f"#message-{first.pk}")).to_contain_text("Reported.")
+    assert MessageReport.objects.get().reason == "rude"
