@@ -2,7 +2,8 @@
 
 Only what the player may know, read as their own pages show it: their settings and addresses,
 the notifications sent them, every match they hold or held a seat in with its seat list,
-result and move log, and the messages they wrote in matches (not the others': those are theirs).
+result and move log, the messages they wrote in matches (not the others': those are theirs) and the
+messages they reported to staff.
 The log's lines are the ones every viewer of the match reads (written with no secret in them:
 tests/games/test_secrets.py); a move's notation only for the player's own moves (another
 seat's can name a hidden offering: "hut 3 5"). Never a match's stored state or seed: they are
@@ -28,7 +29,17 @@ from django.utils import timezone
 from accounts.models import User
 from games.boards import seat_colours
 from games.engine import get_game
-from games.models import Match, MatchEvent, Message, MoveRecord, Notification, Seat, Status, seat_names
+from games.models import (
+    Match,
+    MatchEvent,
+    Message,
+    MessageReport,
+    MoveRecord,
+    Notification,
+    Seat,
+    Status,
+    seat_names,
+)
 
 MATCHES_PER_READ = 50  # matches read together (4 queries): 200 long matches are 4 reads
 
@@ -41,17 +52,15 @@ def account_data(user: User) -> Iterator[bytes]:
     """The file, piece by piece: the account and notifications, then one match at a time."""
     now = timezone.now()
     head = {"exported_at": now, "account": _account(user, now), "notifications": _notifications(user, now)}
-    yield _dumps(head)[:-1].encode() + b',\n "matches": ['
-    first = True
-    for entry in _matches(user):
-        yield (("\n  " if first else ",\n  ") + _dumps(entry).replace("\n", "\n  ")).encode()
-        first = False
-    yield b"\n ],\n \"messages\": ["
-    first = True
-    for entry in _messages(user):
-        yield (("\n  " if first else ",\n  ") + _dumps(entry).replace("\n", "\n  ")).encode()
-        first = False
-    yield b"\n ]\n}\n"
+    yield _dumps(head)[:-1].encode()
+    for key, entries in (("matches", _matches(user)), ("messages", _messages(user)), ("reports", _reports(user))):
+        yield f',\n "{key}": ['.encode()
+        first = True
+        for entry in entries:
+            yield (("\n  " if first else ",\n  ") + _dumps(entry).replace("\n", "\n  ")).encode()
+            first = False
+        yield b"\n ]"
+    yield b"\n}\n"
 
 
 def _dumps(value) -> str:
@@ -165,6 +174,14 @@ def _messages(user: User) -> Iterator[dict]:
         "match_id", "after_move", "created_at", "text", "hidden")
     for match, after_move, at, text, hidden in rows.iterator(chunk_size=500):
         yield {"match": match, "after_move": after_move, "at": at, "text": text, "removed_by_staff": hidden}
+
+
+def _reports(user: User) -> Iterator[dict]:
+    """The messages the player reported to staff, and why (the message's words are its author's)."""
+    rows = MessageReport.objects.filter(reporter=user).order_by("pk").values_list(
+        "message__match_id", "message_id", "created_at", "reason")
+    for match, message, at, reason in rows.iterator(chunk_size=500):
+        yield {"match": match, "message": message, "at": at, "reason": reason}
 
 
 def _your_result(match: Match, number: int) -> str | None:

@@ -20,7 +20,7 @@ from django.utils import timezone
 
 from games import services
 from games.engine import get_game
-from games.models import Match, Message, MoveRecord, Notification, Status
+from games.models import Match, Message, MessageReport, MoveRecord, Notification, Status
 from games.services import SeatSpec
 from tests.conftest import make_user, signed_in, start_match
 from tests.games.conftest import play_random_moves
@@ -336,3 +336,15 @@ def test_the_messages_they_wrote_and_no_one_else_s(alice, bob, carol):
     assert "bob's own words" not in text and "carol's own words" not in text
     assert download(carol)[0]["messages"][0]["text"] == "carol's own words"
     assert download(make_user("dora"))[0]["messages"] == []
+
+
+def test_the_messages_they_reported_with_their_reason_and_not_the_others_reports(alice, bob, carol):
+    match = start_match(alice, bob)
+    rude = services.message_post(match_id=match.pk, user=bob, text="rude words")
+    services.message_report(message_id=rude.pk, match_id=match.pk, user=alice, reason="insults")
+
+    data = download(alice)[0]
+
+    assert [(r["match"], r["message"], r["reason"]) for r in data["reports"]] == [(match.pk, rude.pk, "insults")]
+    assert data["reports"][0]["at"] == MessageReport.objects.get().created_at.isoformat()
+    assert download(bob)[0]["reports"] == [] and "insults" not in download(bob)[1]  # who reported them: never
