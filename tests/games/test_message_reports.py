@@ -218,7 +218,7 @@ def test_the_report_control_is_beside_others_messages_only_and_takes_two_steps(a
     services.message_hide(message_id=removed.pk, hidden=True)
     page = page_of(signed_in(bob), match)
     control = item(page, rude)
-    assert "<details class=\"report\">" in control and "<summary>Report…</summary>" in control
+    assert f"<details class=\"report\" id=\"report-{rude.pk}\">" in control and "<summary>Report…</summary>" in control
     assert f'action="{report_url(rude)}"' in control and f'hx-post="{report_url(rude)}"' in control
     assert "Report this message to staff? Staff read it and may remove it." in control
     assert f'<label for="report-reason-{rude.pk}">' in control and 'maxlength="200"' in control
@@ -261,7 +261,7 @@ def test_a_refused_report_says_why_beside_the_message_and_keeps_the_reason(alice
     fragment = client.post(report_url(rude), {"reason": "é" * 201}, **HTMX)
     said = item(fragment.content.decode(), rude)
     assert fragment.status_code == 400 and "A reason may be at most 200 characters; yours has 201." in said
-    assert '<details class="report" open>' in said and f'value="{"é" * 201}"' in said
+    assert f'<details class="report" id="report-{rude.pk}" open>' in said and f'value="{"é" * 201}"' in said
     page = client.post(report_url(rude), {"reason": "é" * 201})
     assert page.status_code == 400 and "A reason may be at most 200" in page.content.decode()
     own = signed_in(alice).post(report_url(rude), {"reason": ""}, **HTMX)  # a forged form: none is offered
