@@ -49,12 +49,17 @@ def send_notification(self, notification_id: int) -> None:
     try:
         services.notification_send(notification_id=notification_id)
     except Exception as error:
-        # The mail server or webhook failed: try again later, backing off (30 s, 60 s, 120 s ...).
-        countdown = settings.NOTIFICATION_RETRY_SECONDS * 2**self.request.retries
-        if countdown > MAX_RETRY_COUNTDOWN_SECONDS:
-            log.info("Notification %s: further attempts are left to the sweep.", notification_id)
-            return
-        raise self.retry(exc=error, countdown=countdown) from error
+        _retry_later(self, error, f"Notification {notification_id}")
+
+
+def _retry_later(task, error: Exception, what: str) -> None:
+    """The mail server or webhook failed: try again later, backing off (30 s, 60 s, 120 s ...);
+    past the longest wait, the sweep sends it."""
+    countdown = settings.NOTIFICATION_RETRY_SECONDS * 2**task.request.retries
+    if countdown > MAX_RETRY_COUNTDOWN_SECONDS:
+        log.info("%s: further attempts are left to the sweep.", what)
+        return
+    raise task.retry(exc=error, countdown=countdown) from error
 
 
 @shared_task(ignore_result=True)
@@ -81,11 +86,7 @@ def tell_staff_of_report(self, report_id: int) -> None:
     try:
         services.report_staff_tell(report_id=report_id)
     except Exception as error:
-        countdown = settings.NOTIFICATION_RETRY_SECONDS * 2**self.request.retries
-        if countdown > MAX_RETRY_COUNTDOWN_SECONDS:
-            log.info("Report %s: further attempts to tell staff are left to the sweep.", report_id)
-            return
-        raise self.retry(exc=error, countdown=countdown) from error
+        _retry_later(self, error, f"Report {report_id} (telling staff)")
 
 
 @shared_task(ignore_result=True)
