@@ -64,7 +64,7 @@ def matches_of(user: User) -> list[Match]:
     may still watch them."""
     live = _of_player(user).filter(status__in=[Status.ACTIVE, Status.OPEN]).order_by(
         F("my_turn").desc(), Case(When(status=Status.ACTIVE, then=0), default=1), *URGENCY)
-    return list(live) + list(finished_matches_of(user)[:LATEST_FINISHED])
+    return list(live.annotate(new_messages=_new_messages(user))) + list(finished_matches_of(user)[:LATEST_FINISHED])
 
 
 def _your_turn() -> Q:
@@ -82,8 +82,26 @@ def unanswered_invitation() -> Q:
 def finished_matches_of(user: User) -> QuerySet[Match]:
     """The player's finished and aborted matches, the latest to end first (a page at a time):
     a match begun long ago that ended today leads the list."""
-    return _of_player(user).filter(status__in=[Status.FINISHED, Status.ABORTED]).order_by(
-        F("finished_at").desc(nulls_last=True), "-created_at", "-pk")
+    return _of_player(user).filter(status__in=[Status.FINISHED, Status.ABORTED]).annotate(
+        new_messages=_new_messages(user)).order_by(F("finished_at").desc(nulls_last=True), "-created_at", "-pk")
+
+
+def unseen_messages(user: User) -> QuerySet[Message]:
+    """The messages the player of the outer query's seat has not seen: written by someone else, not
+    hidden by staff, after they last had the match page open (``Seat.last_seen_at``), or ever."""
+    seen = OuterRef("last_seen_at")
+    return (Message.objects.filter(Q(IsNull(seen, True)) | Q(created_at__gt=seen), match=OuterRef("match"),
+                                   hidden=False)
+            .exclude(author=user))
+
+
+def _new_messages(user: User) -> Coalesce:
+    """How many messages the player has not seen in the outer query's match (0 where they hold no
+    seat now: watching a match whose seat the AI took, their visits are not recorded). Inside the
+    list's query: two subqueries per row, each by an index (the player's seat, the match's messages)."""
+    count = unseen_messages(user).order_by().values("match").annotate(count=Count("pk")).values("count")
+    seat = Seat.objects.filter(match=OuterRef("pk"), user=user).annotate(unseen=Subquery(count)).values("unseen")
+    return Coalesce(Subquery(seat[:1]), 0)
 
 
 def _of_player(user: User) -> QuerySet[Match]:

@@ -830,13 +830,20 @@ def test_query_counts_do_not_grow_with_the_number_of_moves(client, alice, bob, t
 
 def test_dashboard_query_count_does_not_grow_with_the_number_of_matches(client, alice, bob):
     start_match(alice, bob)
+    services.match_resign(match_id=start_match(alice, bob).pk, user=alice)  # the finished ones' seats are a query
     client.force_login(alice)
     few = count_queries(client, "get", reverse("dashboard"))
-    for _ in range(5):
+    for number in range(5):
         start_match(alice, bob)
-        start_timed_match(alice, bob)  # with clocks shown
+        timed = start_timed_match(alice, bob)  # with clocks shown
+        for text in ["hi", "gg", "rude"][:number]:  # and new messages in some, counted on each row
+            services.message_post(match_id=timed.pk, user=bob, text=text)
+    services.match_resign(match_id=timed.pk, user=alice)  # one of them finished
+    Message.objects.filter(text="rude").update(hidden=True)
     services.vacation_start(user_id=bob.pk, days=3)  # and an opponent on vacation
     assert count_queries(client, "get", reverse("dashboard")) == few
+    assert [match.new_messages for match in client.get(reverse("dashboard")).context["matches"]
+            if match.new_messages] == [1, 2, 2, 2]
 
 
 def test_lobby_and_dashboard_query_counts_do_not_grow_with_invitations_challenges_or_former_seats(
