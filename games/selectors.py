@@ -262,14 +262,17 @@ def reports_staff_not_told() -> QuerySet[MessageReport]:
     return MessageReport.objects.filter(staff_told_at__isnull=True).exclude(Exists(earlier))
 
 
-def presence_due(now: datetime) -> Q:
-    """Seats whose player's presence on the match page is worth writing again."""
-    return Q(last_seen_at__isnull=True) | Q(last_seen_at__lt=now - timedelta(seconds=PRESENCE_WRITE_SECONDS))
+def presence_due(now: datetime, user: User) -> Q:
+    """Seats of ``user`` whose presence on the match page is worth writing again: not for
+    PRESENCE_WRITE_SECONDS, or at once when the page shows messages of others written since
+    (``unseen_messages``), which My matches would otherwise still call new."""
+    return (Q(last_seen_at__isnull=True) | Q(last_seen_at__lt=now - timedelta(seconds=PRESENCE_WRITE_SECONDS))
+            | Q(Exists(unseen_messages(user))))
 
 
 class Poll(NamedTuple):
     token: str
-    presence_due: bool  # the player has a seat whose presence was last written PRESENCE_WRITE_SECONDS ago or more
+    presence_due: bool  # the player has a seat whose presence is worth writing (``presence_due``)
 
 
 def match_poll(match_id: int, user: User) -> Poll | None:
@@ -278,7 +281,7 @@ def match_poll(match_id: int, user: User) -> Poll | None:
     abort, a resignation) and every other change open pages show (``Match.revision``).
     Whether the presence is due is asked here so that a poll writes it only then (every
     poll wrote it, an UPDATE that changed nothing nine times in ten)."""
-    due = Exists(Seat.objects.filter(presence_due(timezone.now()), match=OuterRef("pk"), user=user))
+    due = Exists(Seat.objects.filter(presence_due(timezone.now(), user), match=OuterRef("pk"), user=user))
     row = (Match.objects.filter(_visible_to(user), pk=match_id).annotate(due=due)
            .values_list("version", "status", "revision", "due").first())
     return None if row is None else Poll(poll_token(*row[:3]), row[3])

@@ -1725,9 +1725,10 @@ def vacation_end(*, user_id: int) -> User:
 
 
 def seat_seen(*, match_id: int, user: User) -> None:
-    """Record that the player has the match open; at most one row write per PRESENCE_WRITE_SECONDS."""
+    """Record that the player has the match open; at most one row write per PRESENCE_WRITE_SECONDS,
+    but at once when others wrote since (the page shows their messages: no longer new on My matches)."""
     now = timezone.now()
-    Seat.objects.filter(selectors.presence_due(now), match_id=match_id, user=user).update(last_seen_at=now)
+    Seat.objects.filter(selectors.presence_due(now, user), match_id=match_id, user=user).update(last_seen_at=now)
 
 
 # --- messages between the players ----------------------------------------------------

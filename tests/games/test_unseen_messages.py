@@ -13,6 +13,7 @@ from django.urls import reverse
 
 from games import services
 from games.models import Message, Seat
+from games.selectors import PRESENCE_WRITE_SECONDS
 from tests.conftest import signed_in, start_match
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
@@ -80,6 +81,33 @@ def test_messages_written_before_the_last_visit_are_not_new(alice, bob, match, c
     open_page(alices, match)
     assert marker(row_of(alices, match)) == ""
     clock.advance(hours=2)
+    assert marker(row_of(alices, match)) == ""
+
+
+def test_opening_the_page_again_soon_after_counts_as_seeing_what_came_in_between(alice, bob, match, clock):
+    """The presence is written at most every PRESENCE_WRITE_SECONDS: a visit just after an earlier
+    one skipped it, and a message written in between stayed new though the page showed it."""
+    alices = signed_in(alice)
+    open_page(alices, match)
+    clock.advance(seconds=5)
+    services.message_post(match_id=match.pk, user=bob, text="gg")
+    clock.advance(seconds=5)
+    assert marker(row_of(alices, match)).startswith("New message ->")
+    open_page(alices, match)  # 10 s after the first visit
+    assert marker(row_of(alices, match)) == ""
+
+
+def test_a_poll_that_brings_the_message_counts_as_seeing_it(alice, bob, match, clock):
+    alices = signed_in(alice)
+    open_page(alices, match)
+    match.refresh_from_db()
+    token = match.poll_token
+    clock.advance(seconds=2)
+    services.message_post(match_id=match.pk, user=bob, text="hello")
+    clock.advance(seconds=1)
+    assert PRESENCE_WRITE_SECONDS > 3, "the poll would write the presence anyway"
+    redrawn = alices.get(reverse("match_poll", args=[match.pk]), {"token": token}, **HTMX)
+    assert redrawn.status_code == 200 and "hello" in redrawn.content.decode()
     assert marker(row_of(alices, match)) == ""
 
 
