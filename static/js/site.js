@@ -90,6 +90,35 @@ document.addEventListener("htmx:beforeSwap", (event) => {
     ? Math.max(0, ...[...target.querySelectorAll("#log li[value]")].map(logNumber)) : null;
 });
 
+// And, after the status, the messages of the others that the redraw brought (ids above the newest
+// the page showed): "New message from Bob: <its start>", or "3 new messages, the last from Bob". Not
+// the player's own (data-own: the one just sent), nor one staff removed (it has no text).
+const MESSAGE_SAID = 100;  // characters of a new message read out
+let messageSeen = null;
+
+function messageNumber(item) {
+  return Number(item.dataset.messageId) || 0;
+}
+
+document.addEventListener("htmx:beforeSwap", (event) => {
+  const target = event.detail.target;
+  messageSeen = target && target.querySelector("#messages")
+    ? Math.max(0, ...[...target.querySelectorAll("#messages li[data-message-id]")].map(messageNumber)) : null;
+});
+
+function newMessagesSaid() {
+  if (messageSeen === null) return "";
+  const fresh = [...document.querySelectorAll("#messages li[data-message-id]:not([data-own])")]
+    .filter((item) => messageNumber(item) > messageSeen && item.querySelector(".chat-text"));
+  messageSeen = null;
+  if (!fresh.length) return "";
+  const last = fresh[fresh.length - 1];
+  const author = spoken(last.querySelector(".chat-about strong"));
+  if (fresh.length > 1) return `${fresh.length} new messages, the last from ${author}.`;
+  const text = last.querySelector(".chat-text").innerText.replace(/\s+/g, " ").trim();  // a line break (<br>) is a space
+  return `New message from ${author}: ${text.length > MESSAGE_SAID ? `${text.slice(0, MESSAGE_SAID)}…` : text}`;
+}
+
 function spoken(element) {
   return element.textContent.replace(/\s+/g, " ").trim();
 }
@@ -102,10 +131,12 @@ document.addEventListener("htmx:afterSettle", (event) => {
   if (announcer) {
     const gained = logSeen === null ? []
       : [...document.querySelectorAll("#log li[value]")].filter((line) => logNumber(line) > logSeen).reverse();
-    const said = [...gained, ...document.querySelectorAll("[data-announce]")].map(spoken).filter(Boolean).join(" ");
+    const status = [...document.querySelectorAll("[data-announce]")].map(spoken);
+    // The message after the status: its own words end what is said, unpunctuated as they may be.
+    const said = [...gained.map(spoken), ...status, newMessagesSaid()].filter(Boolean).join(" ");
     if (said && announcer.textContent !== said) announcer.textContent = said;  // a live region that outlives the swap
   }
-  logSeen = null;
+  logSeen = messageSeen = null;
   reopenChooser();
   if (focusWas === null) return;
   const found = focusable(focusWas && document.querySelector(focusWas));

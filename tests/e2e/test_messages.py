@@ -4,6 +4,8 @@ poll's redraw; a refused message stays in its box."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from playwright.sync_api import expect
 
@@ -76,3 +78,28 @@ def test_a_report_or_resign_opened_stays_open_with_its_reason_across_the_poll_s_
         report.get_by_role("button", name="Report").click()
         expect(page.locator(f"#message-{first.pk}")).to_contain_text("Reported.")
     assert MessageReport.objects.get().reason == "rude"
+
+
+def test_a_screen_reader_hears_the_others_messages_the_poll_brings_not_its_own(browser, live_server, alice, bob):
+    match = start_match(alice, bob)
+    url = f"{live_server.url}/matches/{match.pk}/"
+    with console_checked_page(browser) as alices, console_checked_page(browser) as bobs:
+        for page, name in ((alices, "alice"), (bobs, "bob")):
+            log_in(page, live_server.url, name)
+            page.goto(url)
+        bobs.get_by_label("Write to the players").fill("good luck!\nhave fun")
+        bobs.get_by_role("button", name="Send").click()
+        expect(bobs.locator("#messages li")).to_have_count(1)
+        expect(bobs.locator("#announcer")).not_to_contain_text("New message")  # his own, just sent
+
+        expect(alices.locator("#announcer")).to_have_text("Your turn. Choose a move on the board. "
+                                                          "New message from Bob: good luck! have fun")
+        # Several in one redraw are one line; a long one is read out to its first 100 characters.
+        long = "a long story " * 20
+        Message.objects.bulk_create([Message(match=match, author=bob, text=text, after_move=0)
+                                     for text in ("one", "two")])
+        services.message_post(match_id=match.pk, user=bob, text="three")  # the open pages redraw
+        expect(alices.locator("#announcer")).to_have_text(re.compile(r"3 new messages, the last from Bob\.$"))
+        services.message_post(match_id=match.pk, user=bob, text=long)
+        expect(alices.locator("#announcer")).to_have_text(re.compile(
+            "New message from Bob: " + re.escape(long[:100]) + "…$"))

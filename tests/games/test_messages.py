@@ -170,12 +170,16 @@ def test_a_message_sent_with_htmx_comes_back_in_the_redrawn_part_and_reaches_the
     fragment = response.content.decode()
     assert response.status_code == 200 and 'id="live"' in fragment
     assert "<html" not in fragment and "<textarea" not in fragment
-    said = re.search(r'<li id="message-\d+">(.*?)</li>', fragment, re.DOTALL)[1]
+    message = Message.objects.get()
+    # site.js tells the others' new messages (announced) from the player's own by these.
+    said = re.search(rf'<li id="message-{message.pk}" data-message-id="{message.pk}" data-own>(.*?)</li>', fragment,
+                     re.DOTALL)[1]
     assert f'href="{reverse("player", args=["alice"])}">Alice</a>' in said
     assert re.search(r'<time datetime="[0-9T:+-]+">[^<]+</time>', said) and "after move 1" in said
     assert "good luck, Bob!" in said
     poll = bobs.get(reverse("match_poll", args=[match.pk]), {"token": token}, **HTMX)
     assert poll.status_code == 200 and "good luck, Bob!" in poll.content.decode()
+    assert f'<li id="message-{message.pk}" data-message-id="{message.pk}">' in poll.content.decode()
 
 
 def test_without_htmx_a_message_returns_to_the_match_page(alice, match):
