@@ -86,20 +86,22 @@ def finished_matches_of(user: User) -> QuerySet[Match]:
         new_messages=_new_messages(user)).order_by(F("finished_at").desc(nulls_last=True), "-created_at", "-pk")
 
 
-def unseen_messages(user: User) -> QuerySet[Message]:
+def unseen_messages(user: User, since: datetime | None = None) -> QuerySet[Message]:
     """The messages the player of the outer query's seat has not seen: written by someone else, not
-    hidden by staff, after they last had the match page open (``Seat.last_seen_at``), or ever."""
+    hidden by staff, after they last had the match page open (``Seat.last_seen_at``), or ever; and
+    after ``since``, if given (the digest's last one)."""
     seen = OuterRef("last_seen_at")
-    return (Message.objects.filter(Q(IsNull(seen, True)) | Q(created_at__gt=seen), match=OuterRef("match"),
+    rows = (Message.objects.filter(Q(IsNull(seen, True)) | Q(created_at__gt=seen), match=OuterRef("match"),
                                    hidden=False)
             .exclude(author=user))
+    return rows if since is None else rows.filter(created_at__gt=since)
 
 
-def _new_messages(user: User) -> Coalesce:
+def _new_messages(user: User, since: datetime | None = None) -> Coalesce:
     """How many messages the player has not seen in the outer query's match (0 where they hold no
     seat now: watching a match whose seat the AI took, their visits are not recorded). Inside the
     list's query: two subqueries per row, each by an index (the player's seat, the match's messages)."""
-    count = unseen_messages(user).order_by().values("match").annotate(count=Count("pk")).values("count")
+    count = unseen_messages(user, since).order_by().values("match").annotate(count=Count("pk")).values("count")
     seat = Seat.objects.filter(match=OuterRef("pk"), user=user).annotate(unseen=Subquery(count)).values("unseen")
     return Coalesce(Subquery(seat[:1]), 0)
 
@@ -238,21 +240,11 @@ def match_messages(match: Match, *, every: bool = False, reader: User | None = N
 
 
 def matches_with_unseen_messages(user: User, *, since: datetime | None) -> list[Match]:
-    """The matches the player is seated in with messages of the others, written after ``since``,
-    that staff did not remove and the player has not read (written after their match page last
-    recorded them there), by number; each with ``unseen``, how many. Two queries, the messages
-    read in the player's matches alone."""
-    unread = Seat.objects.filter(Q(last_seen_at__isnull=True) | Q(last_seen_at__lt=OuterRef("created_at")),
-                                 match=OuterRef("match"), user=user)
-    rows = (Message.objects.filter(Exists(unread), match__in=Seat.objects.filter(user=user).values("match_id"),
-                                   hidden=False).exclude(author=user))
-    if since is not None:
-        rows = rows.filter(created_at__gt=since)
-    counts = dict(rows.order_by().values_list("match").annotate(count=Count("pk")))
-    matches = list(Match.objects.filter(pk__in=counts).defer("state").order_by("pk"))
-    for match in matches:
-        match.unseen = counts[match.pk]
-    return matches
+    """The matches the player is seated in with messages they have not seen (``unseen_messages``)
+    written after ``since``, by number; each with ``unseen``, how many (My matches counts them so)."""
+    seated = Seat.objects.filter(match=OuterRef("pk"), user=user)
+    return list(Match.objects.filter(Exists(seated)).annotate(unseen=_new_messages(user, since=since))
+                .filter(unseen__gt=0).defer("state").order_by("pk"))
 
 
 def reports_staff_not_told() -> QuerySet[MessageReport]:
