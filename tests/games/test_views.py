@@ -527,7 +527,7 @@ def test_waiting_for_names_the_seat_to_act(alice_client, match, alice, bob):
 def test_resign_asks_first_and_goes_away_in_the_fragment_that_ends_the_match(alice_client, match):
     url = reverse("match_detail", args=[match.pk])
     fragment = alice_client.get(url, **HTMX).content.decode()
-    assert "<details class=\"resign\">" in fragment and "your opponent wins" in fragment
+    assert "<details class=\"resign\" id=\"resign\">" in fragment and "your opponent wins" in fragment
     alice_client.post(reverse("match_resign", args=[match.pk]))
     fragment = alice_client.get(url, **HTMX).content.decode()
     assert "The match is over." in fragment and "Resign" not in fragment
