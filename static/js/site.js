@@ -113,7 +113,7 @@ function newMessagesSaid() {
   messageSeen = null;
   if (!fresh.length) return "";
   const last = fresh[fresh.length - 1];
-  const author = spoken(last.querySelector(".chat-about strong"));
+  const author = spoken(last.querySelector(".chat-about > :is(a, strong)"));
   if (fresh.length > 1) return `${fresh.length} new messages, the last from ${author}.`;
   const text = last.querySelector(".chat-text").innerText.replace(/\s+/g, " ").trim();  // a line break (<br>) is a space
   return `New message from ${author}: ${text.length > MESSAGE_SAID ? `${text.slice(0, MESSAGE_SAID)}…` : text}`;

@@ -13,6 +13,7 @@ from django.urls import reverse
 from playwright.sync_api import expect
 
 from games import services
+from games.models import Message
 from games.services import ClockSpec, SeatSpec
 from tests.conftest import make_user
 from tests.e2e.conftest import PHONE, SMALL_PHONE, console_checked_page, phone_page
@@ -172,6 +173,11 @@ def test_no_page_scrolls_sideways_on_a_phone(browser, screen, live_server, db, m
              *(reverse("game_rules", args=[slug]) for slug in GAMES),
              *(reverse("match_detail", args=[match.pk]) for match in matches.values()),
              *(reverse("match_replay", args=[match.pk]) for match in matches.values())]
+    viewer.confirm_moves = True  # a click on the board chooses a move, and a bar offers to send it
+    viewer.save()
+    write_messages(matches["mancala"], viewer, others[0])
+    for slug in ("mecca-over", "jeexa-over"):  # "New message" on My matches and the finished matches' page
+        Message.objects.create(match=matches[slug], author=others[1], text="good game!", after_move=1)
     hinted = []
     with phone_page(browser, screen) as phone:
         for path in SIGNED_OUT:
@@ -179,6 +185,8 @@ def test_no_page_scrolls_sideways_on_a_phone(browser, screen, live_server, db, m
         log_in(phone, live_server.url, "petra")
         for path in pages:
             hinted += page_fits_a_phone(phone, live_server.url + path, screen)
+        for state, url in states_of_a_match(phone, live_server.url, matches):
+            assert page_fits_a_phone(phone, url, screen, state=state) == []
     assert live_server.url + reverse("match_detail", args=[matches["jeexa-over"].pk]) in hinted, \
         "the wide puzzle got its hint"
 
@@ -187,9 +195,44 @@ SIGNED_OUT = ["/", "/accounts/login/", "/accounts/signup/", "/accounts/password/
               "/accounts/inactive/"]  # where a closed account's sign-in leads
 
 
-def page_fits_a_phone(phone, url: str, screen: dict[str, int]) -> list[str]:
-    """Checks the page at ``url`` on a phone ``screen`` wide; the url if a Jeexa puzzle says it scrolls."""
+def write_messages(match, viewer, other) -> None:
+    """The messages of two players: short, on several lines, 500 letters without a space, one staff removed."""
+    texts = [(other, "good luck!"), (viewer, "Thanks for the game yesterday!\nI thought about your opening.\n\n"
+                                             "Next time I will try the other side, if you don't mind."),
+             (other, "A" * 250 + "b" * 250), (other, "rude words"), (other, "your move, take your time")]
+    Message.objects.bulk_create([Message(match=match, author=author, text=text, after_move=0,
+                                         hidden=text == "rude words") for author, text in texts])
+
+
+def states_of_a_match(phone, base_url: str, matches: dict):
+    """The states of a match page a click leads to, as (what, url) once each is on the screen: a Report… opened, a
+    message refused, and a move chosen but not sent on Mancala and on Mecca (its bar under the board)."""
+    url = base_url + reverse("match_detail", args=[matches["mancala"].pk])
     phone.goto(url)
+    phone.locator("#messages .report summary").first.click()
+    expect(phone.locator("#messages .report-form").first).to_be_visible()
+    yield "a Report… opened", url
+    phone.get_by_label("Write to the players").fill(" ")
+    phone.get_by_role("button", name="Send").click()
+    expect(phone.locator("#messages .error")).to_be_visible()
+    yield "a message refused", url
+    phone.locator("#board .sow").first.click()
+    expect(phone.locator(".move-confirm")).to_be_visible()
+    yield "a Mancala move chosen", url
+    url = base_url + reverse("match_detail", args=[matches["mecca"].pk])
+    phone.goto(url)
+    phone.locator("#board button.mecca-cell.target").first.click()
+    expect(phone.locator(".move-confirm")).to_be_visible()
+    yield "a Mecca square chosen", url
+
+
+def page_fits_a_phone(phone, url: str, screen: dict[str, int], state: str = "") -> list[str]:
+    """Checks the page at ``url`` on a phone ``screen`` wide, as it is on the screen if it is in a ``state`` a click
+    left it in; the url if a Jeexa puzzle says it scrolls."""
+    if state:
+        url = f"{url} ({state})"
+    else:
+        phone.goto(url)
     assert phone.locator("main").count() == 1, url
     assert phone.evaluate("document.documentElement.scrollWidth") <= screen["width"], url
     assert phone.evaluate(OVERFLOWING) == [], url
