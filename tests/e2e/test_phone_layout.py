@@ -132,6 +132,14 @@ SOWS_OUT_OF_PLACE = """() => [...document.querySelectorAll('.sow')].filter(sow =
     const lines = new Set([...range.getClientRects()].map(rect => Math.round(rect.top))).size;
     return lines > 1 || box.left < tile.left - .5 || box.right > tile.right + .5;
 }).map(sow => sow.value)"""
+# Boxes to tick whose label is not beside them (at 390 px "Email me when another player writes in my matches"
+# went under its box, which stood alone on a line).
+BOXES_APART = """() => [...document.querySelectorAll('main input[type=checkbox]')].filter(box => {
+    const label = box.labels[0];
+    if (!label || !box.getClientRects().length) return false;
+    const [b, l] = [box.getBoundingClientRect(), label.getBoundingClientRect()];
+    return b.bottom < l.top || b.top > l.bottom || b.right > l.left + 1;
+}).map(box => box.labels[0].textContent.trim())"""
 PUZZLE_HINTS = """() => [...document.querySelectorAll('.jx-scroll')].map(box => [
     box.scrollWidth > box.clientWidth + 1, getComputedStyle(box.nextElementSibling).display !== 'none'])"""
 SEED = 5  # every match gets it: the finished 8-player Jeexa then has a puzzle wider than a phone
@@ -253,6 +261,7 @@ def page_fits_a_phone(phone, url: str, screen: dict[str, int], state: str = "") 
     assert phone.evaluate(TOO_SMALL_TO_TAP) == [], url
     assert phone.evaluate(TINY_TEXT) == [], url
     assert phone.evaluate(SOWS_OUT_OF_PLACE) == [], url
+    assert phone.evaluate(BOXES_APART) == [], url
     # At 390 px a score table fits without scrolling, long name and all; so do the lists of matches (the last
     # 8 px of My matches were cut off) and the rules pages' tables. (At 320 px eight players' scores per hand,
     # the lists of matches and the rules' widest table scroll in their boxes.)
