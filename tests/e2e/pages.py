@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from playwright.sync_api import Page, expect
 
+from games.models import Message
 from tests.conftest import PASSWORD
 
 
@@ -13,3 +14,12 @@ def log_in(page: Page, base_url: str, username: str) -> None:
     page.get_by_label("Password").fill(PASSWORD)
     page.get_by_role("button", name="Sign in").click()
     expect(page.get_by_role("heading", name="My matches")).to_be_visible()
+
+
+def write_messages(match, viewer, other) -> None:
+    """The messages of two players: short, on several lines, 500 letters without a space, one staff removed."""
+    texts = [(other, "good luck!"), (viewer, "Thanks for the game yesterday!\nI thought about your opening.\n\n"
+                                             "Next time I will try the other side, if you don't mind."),
+             (other, "A" * 250 + "b" * 250), (other, "rude words"), (other, "your move, take your time")]
+    Message.objects.bulk_create([Message(match=match, author=author, text=text, after_move=0,
+                                         hidden=text == "rude words") for author, text in texts])

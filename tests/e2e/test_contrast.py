@@ -13,10 +13,11 @@ import pytest
 from django.urls import reverse
 from playwright.sync_api import Browser, Page, expect
 
+from games.models import Message
 from games.services import ClockSpec
 from tests.conftest import make_user
 from tests.e2e.conftest import console_checked_page
-from tests.e2e.pages import log_in
+from tests.e2e.pages import log_in, write_messages
 from tests.games.conftest import play_random_moves, start_timed_match
 
 pytestmark = [pytest.mark.e2e]
@@ -186,6 +187,10 @@ def test_text_and_marks_on_every_page_have_aa_contrast(browser: Browser, live_se
              reverse("match_new", args=["jeexa"]) + "?invite=quinn",  # an invite field shown, with its help
              *(reverse("match_detail", args=[match.pk]) for match in playing + ended),
              *(reverse("match_replay", args=[match.pk]) + "?ply=5" for match in ended)]
+    viewer.confirm_moves = True  # a click on the board chooses a move, and a bar offers to send it
+    viewer.save()
+    write_messages(playing[0], viewer, others[0])
+    Message.objects.create(match=ended[0], author=others[0], text="good game!", after_move=1)  # "New message"
     low: dict[str, list[str]] = {}
     with console_checked_page(browser, viewport={"width": 1100, "height": 900}) as page:
         for path in ["/", *(reverse("game_rules", args=[slug]) for slug in GAMES), reverse("account_signup")]:
@@ -207,4 +212,17 @@ def test_text_and_marks_on_every_page_have_aa_contrast(browser: Browser, live_se
         page.locator("#board button.mecca-cell:not(.target)").first.click()  # refused, with its reason
         expect(page.get_by_role("alert")).to_be_visible()
         measure(page, low, "a refused Mecca move")
+        page.locator("#board button.mecca-cell.target").first.click()
+        expect(page.locator(".move-confirm")).to_be_visible()
+        measure(page, low, "a Mecca square chosen")
+        page.goto(live_server.url + reverse("match_detail", args=[playing[0].pk]))
+        page.locator("#board .sow").first.click()
+        expect(page.locator(".move-confirm")).to_be_visible()
+        measure(page, low, "a Mancala move chosen")
+        page.locator("#messages .report summary").first.click()
+        measure(page, low, "a Report… opened")
+        page.get_by_label("Write to the players").fill(" ")
+        page.get_by_role("button", name="Send").click()
+        expect(page.locator("#messages .error")).to_be_visible()
+        measure(page, low, "a message refused")
     assert low == {}

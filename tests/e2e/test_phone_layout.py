@@ -17,7 +17,7 @@ from games.models import Message
 from games.services import ClockSpec, SeatSpec
 from tests.conftest import make_user
 from tests.e2e.conftest import PHONE, SMALL_PHONE, console_checked_page, phone_page
-from tests.e2e.pages import log_in
+from tests.e2e.pages import log_in, write_messages
 from tests.games.conftest import play_random_moves, start_timed_match
 
 pytestmark = [pytest.mark.e2e]
@@ -201,15 +201,6 @@ def test_no_page_scrolls_sideways_on_a_phone(browser, screen, live_server, db, m
 
 SIGNED_OUT = ["/", "/accounts/login/", "/accounts/signup/", "/accounts/password/reset/",
               "/accounts/inactive/"]  # where a closed account's sign-in leads
-
-
-def write_messages(match, viewer, other) -> None:
-    """The messages of two players: short, on several lines, 500 letters without a space, one staff removed."""
-    texts = [(other, "good luck!"), (viewer, "Thanks for the game yesterday!\nI thought about your opening.\n\n"
-                                             "Next time I will try the other side, if you don't mind."),
-             (other, "A" * 250 + "b" * 250), (other, "rude words"), (other, "your move, take your time")]
-    Message.objects.bulk_create([Message(match=match, author=author, text=text, after_move=0,
-                                         hidden=text == "rude words") for author, text in texts])
 
 
 def states_of_a_match(phone, base_url: str, matches: dict):
