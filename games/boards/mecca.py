@@ -84,12 +84,23 @@ def _cell(square: int, view: dict, step: str, acting: bool, targets: set[str], r
         # back with the reason (only the marked ones are Tab stops).
         cell["move"] = "x" + name if step == "remove" else name
     cell["label"] = _label(cell, step)
+    cell["move_said"] = _move_said(cell, step) if cell["target"] else ""
     return cell
 
 
 # A marked square, said after its name: what choosing it does ("allowed" alone leaned on the prompt).
 TARGET_WORDS = {"entrance": "you may choose this entrance", "place": "a pilgrim may go here",
                 "remove": "may be removed"}
+
+
+def _move_said(cell: dict, step: str) -> str:
+    """A marked square's move in words, as the Confirm bar offers it ("Confirm: Choose entrance 1 (f1)"); its
+    label, said as a square ("f1, entrance 1, you may choose this entrance"), read oddly there."""
+    if step == "entrance":
+        return f"Choose entrance {cell['entrance']} ({cell['name']})"
+    if step == "remove":
+        return f"Remove the {cell['pilgrim']['colour']} pilgrim on {cell['name']}"
+    return f"Place a pilgrim on {cell['name']}"
 
 
 def _label(cell: dict, step: str) -> str:

@@ -439,8 +439,10 @@ function chosenMove() {
   return document.querySelector('[data-confirm-moves] .move-chosen');
 }
 
+// A move in words: a Mecca square says its move apart from its label ("f1, entrance 1, you may choose this
+// entrance" read oddly after "Confirm:").
 function moveSaid(control) {
-  return control.getAttribute("aria-label") || spoken(control);
+  return control.dataset.moveSaid || control.getAttribute("aria-label") || spoken(control);
 }
 
 function announceChoice(text) {

@@ -5,6 +5,7 @@ crescents of colours in play are drawn, and the end notes say who and why."""
 from __future__ import annotations
 
 import random
+import re
 from dataclasses import replace
 
 from django.urls import reverse
@@ -184,3 +185,13 @@ def test_a_marked_square_says_what_choosing_it_does_at_each_step():
         assert marked
         assert all(cell["label"].endswith(", " + words) for cell in marked), words
         assert not any(words in cell["label"] for cell in squares.values() if not cell["target"])
+
+
+def test_a_marked_square_says_its_move_for_the_confirm_bar():
+    """With 'Confirm each move' on, the bar said "Confirm: f1, entrance 1, you may choose this entrance"."""
+    for state, said in ((MECCA.initial_state(4, {}, 1), r"Choose entrance \d \([a-k]\d+\)"),
+                        (placing_state(), r"Place a pilgrim on [a-k]\d+"),
+                        (removal_state(), r"Remove the [a-z]+ pilgrim on [a-k]\d+")):
+        squares = cells(board_for(state, MECCA.to_act(state)[0])).values()
+        assert all(re.fullmatch(said, cell["move_said"]) for cell in squares if cell["target"]), said
+        assert not any(cell["move_said"] for cell in squares if not cell["target"])
