@@ -483,6 +483,9 @@ function chooseMove(control, byKeyboard) {
   const bar = confirmBar(control);
   // Jeexa's ways to turn a piece open over the page: the bar goes with them, else under the board.
   (control.closest("[popover]") || control.closest("[data-confirm-moves]")).append(bar);
+  // The bar stays at the foot of the screen: a move tapped low on a phone went under it, out of sight.
+  const covered = control.getBoundingClientRect().bottom - bar.getBoundingClientRect().top;
+  if (covered > 0) window.scrollBy(0, covered + 8);
   announceChoice(`Chosen: ${moveSaid(control)}. Confirm to send it, or Cancel.`);
   if (byKeyboard) bar.querySelector(".move-confirm-send").focus();
 }

@@ -15,6 +15,7 @@ from games import services
 from games.models import Match
 from games.services import SeatSpec
 from tests.conftest import start_match
+from tests.e2e.conftest import SMALL_PHONE
 from tests.e2e.pages import log_in
 
 pytestmark = pytest.mark.e2e
@@ -134,3 +135,15 @@ def test_a_choice_not_sent_is_dropped_when_the_match_changes_meanwhile(page, liv
     expect(page.locator(".move-confirm")).to_have_count(0, timeout=10_000)  # the poll redrew the board
     expect(sow_button(page, 4)).not_to_have_attribute("aria-pressed", "true")
     assert not posted and version(match) == 0
+
+
+def test_a_move_tapped_low_on_a_phone_stays_in_sight_above_the_bar(small_phone, live_server, alice, bob):
+    """The bar stays at the foot of the screen: at 320 px a tile tapped there went under it, out of sight."""
+    match = start_match(alice, bob)
+    open_match(small_phone, live_server.url, match, "alice")
+    tile = sow_button(small_phone, 1)
+    tile.evaluate(f"sow => window.scrollBy(0, sow.getBoundingClientRect().bottom - {SMALL_PHONE['height']} + 20)")
+    tile.tap()
+    bar = small_phone.locator(".move-confirm")
+    expect(bar).to_be_visible()
+    assert tile.bounding_box()["y"] + tile.bounding_box()["height"] <= bar.bounding_box()["y"]
