@@ -68,6 +68,7 @@ class Persona:
     webhook: bool
     usual_delay: timedelta  # how long they take to answer on an ordinary turn
     digest_hour: int = 8
+    message_emails: bool = True  # the profile's "Email me when another player writes in my matches"
 
     @property
     def shares(self) -> list[int]:
@@ -83,12 +84,12 @@ CAST = {
 TRAVELS_TO = {"ann": "America/Los_Angeles", "cat": "Pacific/Auckland"}  # Auckland's clocks go back on 5 April
 
 
-def wants_email(kind: str, turn_notice: str, reminders: str) -> bool:
+def wants_email(kind: str, turn_notice: str, reminders: str, message_emails: bool) -> bool:
     """What the README promises each choice of the profile."""
     if kind == Notification.Kind.REMINDER:
         return bool(reminders)
-    if kind == Notification.Kind.MESSAGE:  # nobody here turns them off; digest players read them in the digest
-        return turn_notice == "instant"
+    if kind == Notification.Kind.MESSAGE:  # digest players read of them in the digest
+        return turn_notice == "instant" and message_emails
     if kind in (Notification.Kind.YOUR_TURN, Notification.Kind.DIGEST):
         return turn_notice == {Notification.Kind.YOUR_TURN: "instant"}.get(kind, "digest")
     return turn_notice != "none"
@@ -166,6 +167,7 @@ class Received:
     zone: str  # the reader's settings then
     turn_notice: str
     reminders: str
+    message_emails: bool
     log_tail: str | None  # the match log's latest line
 
     def __repr__(self) -> str:
@@ -267,7 +269,7 @@ class Site:
                 "deadline": seat and seat.deadline, "paused": seat and seat.paused_seconds,
                 "on_vacation": bool(user.vacation_until and user.vacation_until > self.clock.now),
                 "waiting": waiting, "zone": user.time_zone, "turn_notice": user.turn_notice,
-                "reminders": user.reminders}
+                "reminders": user.reminders, "message_emails": user.message_emails}
 
     # --- beat -------------------------------------------------------------------------
 
@@ -325,8 +327,9 @@ class Site:
         self.client.force_login(self.people[name])
         form = {"display_name": persona.name, "time_zone": persona.zone, "turn_notice": persona.turn_notice,
                 "digest_hour": persona.digest_hour, "reminders": persona.reminders,
-                "message_emails": "on",  # the box is ticked: a browser sends it
                 "webhook_url": self.webhook.url if persona.webhook else ""}
+        if persona.message_emails:
+            form["message_emails"] = "on"  # the box is ticked: a browser sends it
         assert self.do(lambda: self.client.post(reverse("profile"), form)).status_code == 302
 
     def vacation(self, name: str, form: dict) -> None:
@@ -470,7 +473,7 @@ def person(name: str, webhook: WebhookServer) -> User:
     persona = CAST[name]
     return make_user(name, display_name=persona.name, time_zone=persona.zone, turn_notice=persona.turn_notice,
                      digest_hour=persona.digest_hour, reminders=persona.reminders,
-                     webhook_url=webhook.url if persona.webhook else "")
+                     message_emails=persona.message_emails, webhook_url=webhook.url if persona.webhook else "")
 
 
 @pytest.mark.parametrize("scenario", SCENARIOS.values(), ids=SCENARIOS.keys())
@@ -530,7 +533,8 @@ def check_the_week(site: Site, scenario: Scenario, match: Match, ended: datetime
     planned = {(player, plan) for (player, _nth), plan in scenario.plan.items()}
     assert {(turn.player, turn.plan) for turn in site.turns if turn.plan != "move"} == planned, "the plan was played"
 
-    assert not [r for r in got if r.channel == "email" and not wants_email(r.kind, r.turn_notice, r.reminders)], \
+    assert not [r for r in got if r.channel == "email"
+                and not wants_email(r.kind, r.turn_notice, r.reminders, r.message_emails)], \
         "no email the player did not ask for (as the profile said when it went out)"
     assert not [r for r in got if r.channel == "webhook" and not CAST[r.player].webhook]
     check_turn_notices(site, got)
