@@ -11,7 +11,11 @@ player waits for the digest before moving (they also left a match against the AI
 since Sunday), one flies to another time zone, one switches from the digest to emails at
 once, the mail server is down for 20 minutes, two players answer each other within seconds,
 and one lets the clock run out: the AI takes the seat (or, with two players and the
-creator's choice, the late player loses); then the match is played to its end.
+creator's choice, the late player loses); then the match is played to its end. On some days
+they write to each other in the match: bursts of several messages, single ones, one while its
+reader has the page open, one that staff remove, one reported to staff; one turns these
+emails off for a while, and "gg" comes after the end, when a seat may be the AI's or an
+account closed.
 
 The site's processes are played by the test: a worker runs each task as soon as its
 transaction commits (the emails, the AI's moves), and beat runs each sweep on its own
@@ -19,8 +23,9 @@ period (the relay every 30 s, timeouts every minute, vacations every 5 minutes) 
 clock moves on, jumping over the minutes when nothing is due. Every email and webhook post
 is recorded with what was true when it went out, and the whole sequence is then checked:
 nothing twice, nothing after it stopped being true, each deadline the one in force on the
-reader's clock, the digest listing exactly the matches waiting, the result told right to
-everyone who took part.
+reader's clock, the digest listing exactly the matches waiting and those with messages not
+read yet, each message told of once, in one notice per burst, to whom the README says, the
+result told right to everyone who took part.
 """
 
 from __future__ import annotations
@@ -34,21 +39,24 @@ from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
 
 import pytest
+from django.conf import settings
 from django.core import mail
 from django.db.models import Min
 from django.urls import reverse
 from django.utils import dateformat, timezone
 
 from accounts.models import User
+from accounts.services import user_deactivate
 from games import services, tasks
 from games.models import Match, MatchEvent, Notification, OnTimeout, Seat, Status, TimeControl
 from games.services import ClockSpec, SeatSpec
-from games.templatetags.clocks import local_time_named
+from games.templatetags.clocks import local_time, local_time_named
 from tests.conftest import make_user
 from tests.games.local_servers import WebhookServer
 
 # A Monday; Europe's clocks go forward on Sunday the 29th.
 START = datetime(2026, 3, 23, 7, 0, tzinfo=UTC)
+MODERATORS = ["mods@example.org"]  # where a reported message is emailed
 SEED = 20260323  # every match deals, rolls and plays the same way on every run
 MAIL_DOWN_FOR = timedelta(minutes=20)
 # The mail server is also down over the digest hours of New York (11:00 UTC) and Kolkata (15:30 UTC) one day.
@@ -103,6 +111,9 @@ class Scenario:
     # (player, their nth turn) -> what they do then; any other turn: answer after their usual delay.
     plan: dict[tuple[str, int], str]
     level: int = 1  # the AI level whose choice the people play (Mesopotamia's Strong keeps the game short)
+    # (player, their nth turn) -> what is said in the match in that turn (Site.talk), and after the end.
+    talk: dict[tuple[str, int], tuple[str, ...]] = field(default_factory=dict)
+    after_the_end: tuple[str, ...] = ()
 
 
 TWO_DAYS = {"time_control": TimeControl.PER_MOVE, "days_per_move": 2}
@@ -111,26 +122,45 @@ TWO_DAYS = {"time_control": TimeControl.PER_MOVE, "days_per_move": 2}
 MANCALA_WEEK = {("ann", 1): "move+leaves", ("ben", 1): "digest", ("ann", 2): "series", ("ben", 2): "vacation",
                 ("ann", 3): "extension", ("ben", 3): "switches+outage", ("ann", 4): "travels",
                 ("ben", 4): "timeout"}
+# What is said (Site.talk): "<writer> <what>", five minutes into the turn (the one who moved last has left the
+# page); who leaves after their move says so too.
+MANCALA_TALK = {("ben", 1): ("ann burst", "ben hello"),  # Ann is on vacation
+                ("ann", 2): ("ben hello",), ("ben", 2): ("ann hidden",), ("ann", 3): ("ben looked",),
+                ("ann", 4): ("ben rude",)}
 SCENARIOS = {
     "mancala, the AI takes the late seat": Scenario(
-        "mancala", ("ann", "ben"), ClockSpec(**TWO_DAYS, on_timeout=OnTimeout.AI), MANCALA_WEEK),
+        "mancala", ("ann", "ben"), ClockSpec(**TWO_DAYS, on_timeout=OnTimeout.AI), MANCALA_WEEK,
+        talk=MANCALA_TALK, after_the_end=("ann hello",)),  # the AI has Ben's seat: nobody reads it
     "mancala, the late player loses": Scenario(
-        "mancala", ("ann", "ben"), ClockSpec(**TWO_DAYS, on_timeout=OnTimeout.LOSE), MANCALA_WEEK),
+        "mancala", ("ann", "ben"), ClockSpec(**TWO_DAYS, on_timeout=OnTimeout.LOSE), MANCALA_WEEK,
+        talk=MANCALA_TALK, after_the_end=("ben hello", "ann closed")),  # before the notice is due
     "mecca": Scenario(
         "mecca", ("ann", "ben", "ai"), ClockSpec(**TWO_DAYS),
         {("ben", 1): "digest", ("ann", 2): "vacation", ("ben", 2): "extension", ("ann", 3): "series",
-         ("ben", 3): "move+outage", ("ann", 4): "travels", ("ben", 4): "move+leaves", ("ann", 5): "timeout"}),
+         ("ben", 3): "move+outage", ("ann", 4): "travels", ("ben", 4): "move+leaves", ("ann", 5): "timeout"},
+        talk={("ben", 1): ("ann hello",), ("ann", 2): ("ben burst",), ("ann", 3): ("ben reported",),
+              ("ben", 3): ("ann quiet",), ("ann", 4): ("ben hello",), ("ann", 5): ("ann chatty", "ben burst")},
+        after_the_end=("ben hello",)),  # the AI has Ann's seat
     "jeexa": Scenario(
         "jeexa", ("ann", "cat", "dan", "ai"), ClockSpec(**TWO_DAYS),
         {("cat", 1): "digest", ("dan", 2): "vacation", ("ann", 2): "extension", ("cat", 3): "series",
          ("ann", 3): "move+leaves", ("dan", 4): "timeout", ("cat", 5): "move+outage", ("ann", 6): "away",
          # A quick exchange: Ann's "your turn" is held back (she left the page a moment before) into her next turn.
-         ("ann", 7): "blitz", ("cat", 7): "blitz", ("ann", 8): "blitz", ("cat", 8): "blitz"}),
+         ("ann", 7): "blitz", ("cat", 7): "blitz", ("ann", 8): "blitz", ("cat", 8): "blitz"},
+        talk={("cat", 1): ("dan burst",), ("dan", 2): ("ann looked",), ("ann", 2): ("cat hidden",),
+              ("cat", 3): ("ann rude",), ("ann", 4): ("cat glanced",), ("dan", 4): ("cat hello",),
+              ("cat", 5): ("ann hello",), ("cat", 6): ("ann reported",)},
+        after_the_end=("ann hello",)),  # Cat's digest tells of it, with no turn of hers waiting; Dan has no seat
     "mesopotamia": Scenario(
         "mesopotamia", ("ben", "cat", "ai"),
         ClockSpec(time_control=TimeControl.BANK, bank_initial_days=3, bank_increment_days=1, bank_cap_days=5),
         {("cat", 1): "digest", ("ben", 2): "vacation", ("cat", 2): "extension", ("ben", 3): "series",
-         ("cat", 3): "travels", ("ben", 4): "switches", ("cat", 4): "timeout", ("ben", 5): "move+leaves"}, level=2),
+         ("cat", 3): "travels", ("ben", 4): "switches", ("cat", 4): "timeout", ("ben", 5): "move+leaves"}, level=2,
+        talk={("cat", 1): ("ben burst",), ("ben", 2): ("cat hello",), ("cat", 2): ("cat quiet", "ben hello"),
+              ("ben", 3): ("cat looked",), ("cat", 3): ("ben hidden",),
+              # Ben reads it in no digest (an hour later he chooses emails at once) and gets no email of it.
+              ("ben", 4): ("cat hello",), ("cat", 4): ("cat chatty", "ben hello")},
+        after_the_end=("ben hello",)),  # the AI has Cat's seat
 }
 
 
@@ -174,6 +204,21 @@ class Received:
         return f"<{self.kind} {self.channel} to {self.player} at {self.at:%a %d %H:%M:%S}: {self.subject!r}>"
 
 
+@dataclass(frozen=True)
+class Said:
+    """A message one of them wrote in the match."""
+
+    at: datetime
+    match_id: int
+    author: str
+    pk: int
+    text: str
+    readers: frozenset[str]  # the other people seated in the match then, with an open account
+
+    def __repr__(self) -> str:
+        return f"<{self.text!r} by {self.author} at {self.at:%a %d %H:%M:%S}>"
+
+
 def on_their_clock(moment: datetime, zone: str, date_part: str = "l j F Y") -> str:
     with timezone.override(zoneinfo.ZoneInfo(zone)):
         return local_time_named(moment, date_part)
@@ -208,12 +253,19 @@ class Site:
         self.queue: list[tuple] = []
         self.received: list[Received] = []
         self.turns: list[Turn] = []
-        self.probes: list[tuple[str, datetime, str, set[int]]] = []  # (player, their hour, their choice, waiting)
+        # (player, their hour, their choice, the matches waiting, the matches with news: how many messages)
+        self.probes: list[tuple[str, datetime, str, set[int], dict[int, int]]] = []
         self.next_probe = {name: next_local_hour(persona, clock.now) for name, persona in self.cast.items()
                            if persona.turn_notice == "digest"}
         self.last_run: dict = {}
         self.side_matches: dict[str, Match] = {}
         self.mail_down = list(MAIL_DOWN)
+        self.said: list[Said] = []
+        self.hidden: dict[int, datetime] = {}  # message id -> when staff removed it
+        self.looks: list[tuple[str, int, datetime]] = []  # (player, match id, when they had its page open)
+        self.reports: list[tuple[int, str]] = []  # (message id, who reported it)
+        self.staff_mail: list = []  # the emails to the MANAGERS addresses
+        self.closed: dict[str, datetime] = {}  # who closed their account, when
 
     def while_mail_was_down(self, moment: datetime) -> bool:
         return any(since <= moment < until for since, until in self.mail_down)
@@ -235,6 +287,11 @@ class Site:
             with self.capture(execute=True):
                 if task == "ai":
                     services.ai_turn_play(match_id=args[0], expected_version=args[1])
+                    continue
+                if task == "report":
+                    emails = len(mail.outbox)
+                    services.report_staff_tell(report_id=args[0])
+                    self.staff_mail += mail.outbox[emails:]
                     continue
                 with contextlib.suppress(OSError):  # the task's retries and the relay try again
                     services.notification_send(notification_id=args[0])
@@ -316,10 +373,110 @@ class Site:
         user = User.objects.get(username=name)
         waiting = set(Seat.objects.filter(user=user, to_act=True, match__status=Status.ACTIVE)
                       .values_list("match_id", flat=True))
-        self.probes.append((name, at, user.turn_notice, waiting))
+        self.probes.append((name, at, user.turn_notice, waiting, self.news(name, at)))
         self.next_probe[name] = next_local_hour(self.cast[name], at)
 
+    def news(self, name: str, at: datetime) -> dict[int, int]:
+        """The matches a digest at ``at`` tells of messages in, as the README says, with how many:
+        the matches the player is seated in where others wrote since their last digest, what
+        they have not read on the match page since, and staff did not remove; none if they turned
+        these emails off."""
+        if not self.persona_at(name, at).message_emails or name in self.closed:
+            return {}
+        last = max((r.at for r in self.received if r.player == name and r.kind == Notification.Kind.DIGEST),
+                   default=None)
+        seated = set(Seat.objects.filter(user=self.people[name]).values_list("match_id", flat=True))
+        return dict(Counter(said.match_id for said in self.said
+                            if said.match_id in seated and said.author != name and said.at <= at
+                            and (last is None or said.at > last) and not self.removed(said, at)
+                            and not self.read(name, said, at)))
+
+    def removed(self, said: Said, at: datetime) -> bool:
+        return said.pk in self.hidden and self.hidden[said.pk] <= at
+
+    def last_look(self, name: str, match_id: int, at: datetime) -> datetime | None:
+        return max((when for who, match, when in self.looks if (who, match) == (name, match_id) and when <= at),
+                   default=None)
+
+    def read(self, name: str, said: Said, at: datetime) -> bool:
+        """Whether they had the page open after the message came, by ``at``."""
+        seen = self.last_look(name, said.match_id, at)
+        return seen is not None and seen >= said.at
+
+    def wants_message_notice(self, name: str, channel: str, at: datetime) -> bool:
+        persona = self.persona_at(name, at)
+        if channel == "email":
+            return persona.turn_notice == "instant" and persona.message_emails
+        return persona.webhook  # whatever they chose for emails
+
     # --- the players, through the site's pages where they have one ------------------------
+
+    def look(self, match_id: int, name: str) -> None:
+        """They open the match page: it records that they saw it (and the messages on it), as its view does."""
+        self.do(lambda: services.seat_seen(match_id=match_id, user=self.people[name]))
+        self.looks.append((name, match_id, self.clock.now))
+
+    def say(self, match: Match, name: str, words: str) -> Said:
+        text = f"{self.cast[name].name}: {words} ({len(self.said) + 1})"
+        message = self.do(lambda: services.message_post(match_id=match.pk, user=self.people[name], text=text))
+        readers = frozenset(Seat.objects.filter(match=match, user__is_active=True).exclude(user=self.people[name])
+                            .values_list("user__username", flat=True))
+        said = Said(self.clock.now, match.pk, name, message.pk, text, readers)
+        self.said.append(said)
+        return said
+
+    def hide(self, said: Said) -> None:
+        self.do(lambda: services.message_hide(message_id=said.pk, hidden=True))
+        self.hidden[said.pk] = self.clock.now
+
+    def talk(self, match: Match, turn: Turn | None, line: str) -> None:
+        """What ``line`` says someone does with messages. "ben hello": Ben writes one; "ben burst":
+        three, 40 s apart (within the notice's delay); "ben glanced": the same, and the player whose
+        turn it is opens the page 10 s after the second (still open, as far as the site knows, when
+        the notice is due); "ben looked": one, and the player whose turn it is opens the page 10 s
+        later; "ben hidden": one, that staff remove a minute later; "ben rude": two, staff remove the
+        second half a minute after it; "ben reported": one, that the player whose turn it is reports to
+        staff 10 minutes later; "ben quiet" / "ben chatty": a minute later Ben turns the emails of
+        messages off / on in his profile; "ben closed": staff close Ben's account."""
+        writer, what = line.split()
+        if what in ("quiet", "chatty"):  # not in the same instant as a message: the settings' history is by the clock
+            self.run_until(self.clock.now + timedelta(seconds=60))
+            self.profile_change(writer, message_emails=what == "chatty")
+        elif what == "closed":  # staff keep the address of an account they close
+            self.do(lambda: user_deactivate(user_id=self.people[writer].pk, actor=self.staff))
+            self.closed[writer] = self.clock.now
+        elif what in ("burst", "glanced"):
+            for number, words in enumerate(("good luck", "may the dice be kind", "and the tiles")):
+                self.say(match, writer, words)
+                if what == "glanced" and number == 1:
+                    self.run_until(self.clock.now + timedelta(seconds=10))
+                    self.look(match.pk, turn.player)
+                    self.run_until(self.clock.now + timedelta(seconds=30))
+                else:
+                    self.run_until(self.clock.now + timedelta(seconds=40))
+        elif what == "looked":
+            self.say(match, writer, "are you there?")
+            self.run_until(self.clock.now + timedelta(seconds=10))
+            self.look(match.pk, turn.player)
+        elif what == "hidden":
+            said = self.say(match, writer, "something staff remove")
+            self.run_until(self.clock.now + timedelta(seconds=60))
+            self.hide(said)
+        elif what == "rude":
+            self.say(match, writer, "nice move")
+            self.run_until(self.clock.now + timedelta(seconds=20))
+            said = self.say(match, writer, "something rude")
+            self.run_until(self.clock.now + timedelta(seconds=30))
+            self.hide(said)
+        elif what == "reported":
+            said = self.say(match, writer, "something to report")
+            self.run_until(self.clock.now + timedelta(seconds=600))
+            self.do(lambda: services.message_report(match_id=match.pk, message_id=said.pk,
+                                                    user=self.people[turn.player], reason="Not nice"))
+            self.reports.append((said.pk, turn.player))
+        else:
+            assert what == "hello", line
+            self.say(match, writer, "hello")
 
     def profile_change(self, name: str, **changes) -> None:
         self.cast[name] = persona = replace(self.cast[name], **changes)
@@ -350,14 +507,19 @@ class Site:
             turn = Turn(name, match.pk, seat.number, start, scenario.plan.get((name, count[name]), "move"),
                         turn_notice=seat.user.turn_notice, seen=seat.last_seen_at)
             self.turns.append(turn)
+            if (name, count[name]) in scenario.talk:
+                self.run_until(self.clock.now + timedelta(minutes=5))
+                for line in scenario.talk[name, count[name]]:
+                    self.talk(match, turn, line)
             if seat.deadline is None:  # the turn began during their vacation: they come back a day early
                 self.run_until(seat.user.vacation_until - timedelta(days=1))
                 self.vacation(name, {"end": "1"})
                 seat.refresh_from_db()
             action, *after = turn.plan.split("+")
             getattr(self, f"turn_{action}")(match, seat, turn, scenario.level)
-            if "leaves" in after:  # right after their move: two days away
+            if "leaves" in after:  # right after their move: two days away, and they say so
                 self.vacation(name, {"days": "2"})
+                self.say(match, name, "away for two days")
         raise AssertionError("the match did not end")
 
     def finish(self, match: Match, seat: Seat, turn: Turn, level: int) -> None:
@@ -365,7 +527,7 @@ class Site:
         turn.runs.append((seat.clock_started_at, seat.deadline, self.clock.now))
         if "+outage" in turn.plan:  # the mail server is down from their move on
             self.mail_down.append((self.clock.now, self.clock.now + MAIL_DOWN_FOR))
-        self.do(lambda: services.seat_seen(match_id=match.pk, user=seat.user))
+        self.look(match.pk, turn.player)
         game, last = match.game_obj, None
         while True:
             match.refresh_from_db()
@@ -478,8 +640,9 @@ def person(name: str, webhook: WebhookServer) -> User:
 
 @pytest.mark.parametrize("scenario", SCENARIOS.values(), ids=SCENARIOS.keys())
 def test_a_week_of_correspondence_tells_each_player_what_is_true_once(
-        scenario, db, clock, webhook, monkeypatch, django_capture_on_commit_callbacks, client):
+        scenario, db, clock, webhook, monkeypatch, django_capture_on_commit_callbacks, client, settings):
     clock.now = START - timedelta(days=1)  # Sunday
+    settings.MANAGERS = MODERATORS
     monkeypatch.setattr(services, "new_seed", lambda: SEED)
     humans = [name for name in scenario.seats if name != "ai"]
     people = {name: person(name, webhook) for name in humans}
@@ -487,6 +650,7 @@ def test_a_week_of_correspondence_tells_each_player_what_is_true_once(
     monkeypatch.setattr(tasks, "enqueue_ai_move", lambda match_id, version: site.queue.append(("ai", match_id,
                                                                                                version)))
     monkeypatch.setattr(tasks, "enqueue_notification", lambda pk: site.queue.append(("send", pk)))
+    monkeypatch.setattr(tasks, "enqueue_report", lambda pk: site.queue.append(("report", pk)))
     real_deliver = services._deliver
     monkeypatch.setattr(services, "_deliver", lambda notification: site.deliver(real_deliver, notification))
 
@@ -509,6 +673,10 @@ def test_a_week_of_correspondence_tells_each_player_what_is_true_once(
 
     site.play(match, scenario)
     ended = clock.now
+    site.run_until(ended + timedelta(hours=1))
+    for line in scenario.after_the_end:  # a minute apart
+        site.talk(match, None, line)
+        site.run_until(clock.now + timedelta(minutes=1))
     site.run_until(ended + timedelta(days=3))  # what is still due comes, or must not
 
     match.refresh_from_db()
@@ -520,12 +688,14 @@ def test_a_week_of_correspondence_tells_each_player_what_is_true_once(
 DEADLINE = re.compile(r"(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun)[a-z]* \d{1,2} [A-Z][a-z]+(?: \d{4})?, \d\d:\d\d "
                       r"[A-Z][\w+:-]*(?: \([^)]*\))?")
 DIGEST_LINE = re.compile(r"^- (?P<name>.+?)(?:: time runs out (?P<deadline>.+))?\n  \S+/matches/(?P<pk>\d+)/$", re.M)
+NEWS_LINE = re.compile(r"^New messages in (?P<name>.+) \((?P<count>\d+)\): \S+/matches/(?P<pk>\d+)/#messages$", re.M)
 TURN_NOTICES = (Notification.Kind.YOUR_TURN, Notification.Kind.REMINDER, Notification.Kind.EXTENSION)
 
 
 def check_the_week(site: Site, scenario: Scenario, match: Match, ended: datetime, client) -> None:
     got = site.received
-    assert len([r for r in got if r.channel == "email"]) == len(mail.outbox), "every email went through the outbox"
+    assert len([r for r in got if r.channel == "email"]) + len(site.staff_mail) == len(mail.outbox), \
+        "every email went through the outbox"
     assert len([r for r in got if r.channel == "webhook"]) == len(site.webhook.bodies)
     left = Notification.objects.filter(sent_at__isnull=True)
     assert not left.exists(), [(notice, notice.due_at) for notice in left]
@@ -539,6 +709,7 @@ def check_the_week(site: Site, scenario: Scenario, match: Match, ended: datetime
     assert not [r for r in got if r.channel == "webhook" and not CAST[r.player].webhook]
     check_turn_notices(site, got)
     check_digests(site, got)
+    check_message_notices(site, scenario, got)
     check_the_end(site, scenario, match, ended, got, client)
 
 
@@ -625,15 +796,18 @@ def check_digests(site: Site, got: list[Received]) -> None:
     each deadline the one in force on their clock; never two a day."""
     digests = [r for r in got if r.kind == Notification.Kind.DIGEST]
     assert all(r.channel == "email" and r.turn_notice == "digest" for r in digests)
-    for name, hour, turn_notice, waiting in site.probes:
+    for name, hour, turn_notice, waiting, news in site.probes:
         sent = [r for r in digests if r.player == name and on_time(site, r.at, hour)]
         zone = zoneinfo.ZoneInfo(site.persona_at(name, hour).zone)
         earlier_today = [r for r in digests if r.player == name and r.at < hour
                          and r.at.astimezone(zone).date() == hour.astimezone(zone).date()]
-        expected = waiting and turn_notice == "digest" and not earlier_today
-        assert len(sent) == (1 if expected else 0), (name, hour, waiting, sent, earlier_today)
+        expected = (waiting or news) and turn_notice == "digest" and not earlier_today
+        assert len(sent) == (1 if expected else 0), (name, hour, waiting, news, sent, earlier_today)
+        for r in sent:
+            told = {int(line["pk"]): int(line["count"]) for line in NEWS_LINE.finditer(r.text)}
+            assert told == news, ("the digest tells of the messages not read yet", r, r.text, news)
     for r in digests:
-        assert any(name == r.player and on_time(site, r.at, hour) for name, hour, _, _ in site.probes), \
+        assert any(name == r.player and on_time(site, r.at, hour) for name, hour, *_ in site.probes), \
             f"{r} came at another time than the player's hour"
         lines = list(DIGEST_LINE.finditer(r.text))
         assert {int(line["pk"]) for line in lines} == set(r.waiting), (r, r.text, r.waiting)
@@ -646,6 +820,70 @@ def check_digests(site: Site, got: list[Received]) -> None:
         if turn.plan == "digest":
             assert any(r.player == turn.player and turn.start <= r.at <= turn.end and turn.match_id in r.waiting
                        for r in digests), f"{turn}: the digest named the match waiting"
+
+
+def check_message_notices(site: Site, scenario: Scenario, got: list[Received]) -> None:
+    """Each player is told of the messages the others wrote in their match as predicted
+    (``expected_message_notices``): when, and of which, by email and on the webhook; and staff
+    hear of each message reported, once."""
+    kinds = [line.split()[1] for lines in [*scenario.talk.values(), scenario.after_the_end] for line in lines]
+    assert len(site.reports) == kinds.count("reported") and len(site.hidden) == kinds.count("hidden") + kinds.count(
+        "rude"), "the talk was held"
+    notices = [r for r in got if r.kind == Notification.Kind.MESSAGE]
+    matches = {said.match_id for said in site.said}
+    assert {r.match_id for r in notices} <= matches
+    for name in site.people:
+        for match_id in matches:
+            match_name = str(Match.objects.get(pk=match_id))
+            for channel in ("email", "webhook"):
+                expected = expected_message_notices(site, name, match_id, channel)
+                told = [r for r in notices if (r.player, r.match_id, r.channel) == (name, match_id, channel)]
+                assert len(told) == len(expected), (name, channel, told, expected)
+                for r, (due, unseen) in zip(told, expected, strict=True):
+                    assert on_time(site, r.at, due), (r, due, unseen)
+                    authors = " and ".join(dict.fromkeys(CAST[said.author].name for said in unseen))
+                    assert r.subject == (f"{authors} wrote in {match_name}: {unseen[0].text}" if len(unseen) == 1
+                                         else f"{authors} wrote {len(unseen)} messages in {match_name}"), (r, unseen)
+                    if channel == "webhook":
+                        assert r.text.startswith(f"{r.subject}\n") and r.text.endswith(f"/matches/{match_id}/#messages")
+                        continue
+                    with timezone.override(zoneinfo.ZoneInfo(r.zone)):
+                        listed = [f"{CAST[said.author].name}, {local_time(said.at)}:\n  {said.text}" for said in unseen]
+                    assert re.findall(r"^\S[^\n]*:\n  .*$", r.text, re.M) == listed, (r, r.text, unseen)
+
+    reported = [said for said in site.said if said.pk in {pk for pk, _ in site.reports}]
+    assert len(site.staff_mail) == len(reported), "one email to staff per message reported"
+    for email, said in zip(site.staff_mail, reported, strict=True):
+        assert email.to == MODERATORS and said.text in email.body, (email.to, email.body)
+
+
+def expected_message_notices(site: Site, name: str, match_id: int, channel: str) -> list[tuple[datetime, list[Said]]]:
+    """When the player is told of the messages in the match on this channel, and of which, as the
+    README says: MESSAGE_NOTICE_DELAY_SECONDS after a message another player wrote while they
+    were seated (with an open account), by email if they want messages by email at once then
+    and when it goes out, on the webhook if they have one; the messages written meanwhile come in
+    the same notice. It tells of those they have not read on the match page and staff have not
+    removed, and none comes when nothing is left; while they have the page open (seen in the
+    last 90 s) it waits until the page has been quiet for 90 s. None after they closed their account."""
+    delay = timedelta(seconds=settings.MESSAGE_NOTICE_DELAY_SECONDS)
+    said = sorted((said for said in site.said if said.match_id == match_id), key=lambda said: said.at)
+    notices: list[tuple[datetime, list[Said]]] = []
+    told_until = None
+    for first in said:
+        if (name not in first.readers or (told_until is not None and first.at <= told_until)
+                or not site.wants_message_notice(name, channel, first.at)):
+            continue
+        due = first.at + delay
+        while (seen := site.last_look(name, match_id, due)) is not None and seen + PRESENCE > due:
+            due = seen + PRESENCE
+        told_until = due
+        if (name in site.closed and site.closed[name] <= due) or not site.wants_message_notice(name, channel, due):
+            continue
+        unseen = [later for later in said if first.at <= later.at <= due and later.author != name
+                  and not site.removed(later, due) and (seen is None or later.at > seen)]
+        if unseen:
+            notices.append((due, unseen))
+    return notices
 
 
 def page_of(client, user: User, match: Match) -> str:
