@@ -666,10 +666,12 @@ def test_a_week_of_correspondence_tells_each_player_what_is_true_once(
                                      for name in others]
     match = site.do(lambda: services.match_create(creator=people[creator], game_slug=scenario.game, options={},
                                                   seats=seats, clock=scenario.clock))
+    site.talk(match, None, f"{creator} hello")  # the invited are told too
     for name in others:
         if name != "ai":
             site.run_until(clock.now + timedelta(hours=1))
             site.do(lambda name=name: services.match_accept(match_id=match.pk, user=people[name]))
+            site.look(match.pk, name)  # accepting leads to the match page
 
     site.play(match, scenario)
     ended = clock.now
