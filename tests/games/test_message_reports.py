@@ -4,6 +4,8 @@ the match page, and the admin's view of reports."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.conf import settings as django_settings
 from django.core import mail
@@ -203,7 +205,7 @@ def report_url(message: Message, **query) -> str:
 
 def item(page: str, message: Message) -> str:
     """The message's line on the page: from its <li> to the next."""
-    return page.split(f'<li id="message-{message.pk}">')[1].split("</li>")[0]
+    return re.split(f'<li id="message-{message.pk}"[^>]*>', page)[1].split("</li>")[0]
 
 
 def page_of(client, match) -> str:
