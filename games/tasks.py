@@ -72,12 +72,17 @@ def sweep_notifications() -> int:
         .filter(Q(created_at__lt=cutoff) | Q(kind__in=SCHEDULED_KINDS) | Q(attempts__gt=0))
         .order_by("due_at").values_list("pk", flat=True)[:SWEEP_BATCH]
     )
+    return _send_each(pending, lambda pk: services.notification_send(notification_id=pk), "Notification")
+
+
+def _send_each(pending, send, what: str) -> int:
+    """Each of ``pending`` (primary keys) sent on its own: one that fails stays for the next sweep."""
     count = 0
-    for notification_id in pending:
+    for pk in pending:
         try:
-            count += services.notification_send(notification_id=notification_id)
+            count += send(pk)
         except Exception:
-            log.warning("Notification %s could not be sent; it stays pending.", notification_id, exc_info=True)
+            log.warning("%s %s could not be sent; it stays pending.", what, pk, exc_info=True)
     return count
 
 
@@ -95,13 +100,7 @@ def sweep_reports() -> int:
     cutoff = timezone.now() - timedelta(seconds=NOTIFICATION_SWEEP_AFTER_SECONDS)
     pending = (selectors.reports_staff_not_told().filter(created_at__lt=cutoff).order_by("pk")
                .values_list("pk", flat=True)[:SWEEP_BATCH])
-    count = 0
-    for report_id in pending:
-        try:
-            count += services.report_staff_tell(report_id=report_id)
-        except Exception:
-            log.warning("Report %s: staff could not be told; the next sweep tries again.", report_id, exc_info=True)
-    return count
+    return _send_each(pending, lambda pk: services.report_staff_tell(report_id=pk), "Report to staff")
 
 
 @shared_task(ignore_result=True)
