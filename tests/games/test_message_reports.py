@@ -299,3 +299,11 @@ def test_the_reported_player_never_learns_who_reported_them(alice, bob, rude):
     after = page_of(alices, rude.match)
     assert item(after, rude) == item(before, rude) and "report" not in item(after, rude).lower()
     assert "insult" not in after
+
+
+def test_staff_get_no_report_control_but_a_way_to_remove_the_message(staff, rude):
+    """Staff reported to staff; they remove a message in the admin, where its reports are listed."""
+    page = page_of(signed_in(staff), rude.match)
+    said = item(page, rude)
+    assert "report-form" not in said and "Report…" not in said
+    assert f'href="{reverse("admin:games_message_change", args=[rude.pk])}">Remove it in the admin</a>' in said
