@@ -133,8 +133,14 @@ document.addEventListener("htmx:afterSettle", (event) => {
       : [...document.querySelectorAll("#log li[value]")].filter((line) => logNumber(line) > logSeen).reverse();
     const status = [...document.querySelectorAll("[data-announce]")].map(spoken);
     // The message after the status: its own words end what is said, unpunctuated as they may be.
-    const said = [...gained.map(spoken), ...status, newMessagesSaid()].filter(Boolean).join(" ");
+    const news = newMessagesSaid();
+    const said = [...gained.map(spoken), ...status, news].filter(Boolean).join(" ");
     if (said && announcer.textContent !== said) announcer.textContent = said;  // a live region that outlives the swap
+    else if (news) {
+      // The same words again ("gg" twice): a live region speaks only when its text changes.
+      announcer.textContent = "";
+      requestAnimationFrame(() => { announcer.textContent = said; });
+    }
   }
   logSeen = messageSeen = null;
   reopenChooser();

@@ -103,3 +103,21 @@ def test_a_screen_reader_hears_the_others_messages_the_poll_brings_not_its_own(b
         services.message_post(match_id=match.pk, user=bob, text=long)
         expect(alices.locator("#announcer")).to_have_text(re.compile(
             "New message from Bob: " + re.escape(long[:100]) + "…$"))
+
+
+def test_the_same_words_twice_are_said_twice(browser, live_server, alice, bob):
+    """A live region speaks when its text changes: a second "gg" from Bob left it as it was, unsaid."""
+    match = start_match(alice, bob)
+    with console_checked_page(browser) as page:
+        log_in(page, live_server.url, "alice")
+        page.goto(f"{live_server.url}/matches/{match.pk}/")
+        page.evaluate("""() => {
+            window.saidAloud = [];
+            new MutationObserver(() => window.saidAloud.push(document.getElementById("announcer").textContent))
+                .observe(document.getElementById("announcer"), {childList: true, characterData: true, subtree: true});
+        }""")
+        for count in (1, 2):
+            services.message_post(match_id=match.pk, user=bob, text="gg")
+            expect(page.locator("#messages li")).to_have_count(count)
+            page.wait_for_function("(count) => window.saidAloud.filter("
+                                   "(text) => text.endsWith('New message from Bob: gg')).length >= count", arg=count)
