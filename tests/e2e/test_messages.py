@@ -5,9 +5,11 @@ poll's redraw; a refused message stays in its box."""
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 import pytest
-from playwright.sync_api import expect
+from playwright.sync_api import Page, expect
 
 from games import services
 from games.models import Message, MessageReport
@@ -20,13 +22,19 @@ pytestmark = [pytest.mark.e2e]
 HALF_TYPED = "sorry, I am on holiday until Mon"
 
 
-def test_a_message_reaches_the_other_player_and_leaves_their_half_typed_one_alone(browser, live_server, alice, bob):
-    match = start_match(alice, bob)
-    url = f"{live_server.url}/matches/{match.pk}/"
+@contextmanager
+def both_on_the_match(browser, base_url: str, match) -> Iterator[tuple[Page, Page]]:
+    """Alice's and Bob's pages, each signed in with the match open."""
     with console_checked_page(browser) as alices, console_checked_page(browser) as bobs:
         for page, name in ((alices, "alice"), (bobs, "bob")):
-            log_in(page, live_server.url, name)
-            page.goto(url)
+            log_in(page, base_url, name)
+            page.goto(f"{base_url}/matches/{match.pk}/")
+        yield alices, bobs
+
+
+def test_a_message_reaches_the_other_player_and_leaves_their_half_typed_one_alone(browser, live_server, alice, bob):
+    match = start_match(alice, bob)
+    with both_on_the_match(browser, live_server.url, match) as (alices, bobs):
         alices_box = alices.get_by_label("Write to the players")
         alices_box.fill(HALF_TYPED)
 
@@ -82,11 +90,7 @@ def test_a_report_or_resign_opened_stays_open_with_its_reason_across_the_poll_s_
 
 def test_a_screen_reader_hears_the_others_messages_the_poll_brings_not_its_own(browser, live_server, alice, bob):
     match = start_match(alice, bob)
-    url = f"{live_server.url}/matches/{match.pk}/"
-    with console_checked_page(browser) as alices, console_checked_page(browser) as bobs:
-        for page, name in ((alices, "alice"), (bobs, "bob")):
-            log_in(page, live_server.url, name)
-            page.goto(url)
+    with both_on_the_match(browser, live_server.url, match) as (alices, bobs):
         bobs.get_by_label("Write to the players").fill("good luck!\nhave fun")
         bobs.get_by_role("button", name="Send").click()
         expect(bobs.locator("#messages li")).to_have_count(1)
