@@ -4,7 +4,7 @@
 
 Plays the ``strong-random`` games of ``bench/mecca_ai.py`` (game ``n``: seed ``n``, the AI
 in seat ``n % 4``) with the strong level's playouts switched off, so every move is the
-beam search judged by ``judge.Weights`` alone; ``field=value`` overrides a weight (for
+beam search judged by ``ai.Weights`` alone; ``field=value`` overrides a weight (for
 example ``next_chain=0``), ``--beam`` the beam width. With ``--beam 3 next_chain=0`` it
 plays 4,000 games in about 80 seconds on two cores, where a win rate is known to about
 half a point and a mean margin to 0.03 pilgrims: differences that 400 games of the full
@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import math
 import os
 import sys
 import time
@@ -26,12 +27,12 @@ from statistics import mean, stdev
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.common import AMONG_WINNERS, Table, play_matchup_game, wilson
-from games.rules.mecca import ai, judge
+from games.rules.mecca import ai
 
 
 def configure(beam: int, weights: dict[str, float]) -> None:
     """Runs in every worker process: playouts off, the beam and the weights asked for."""
-    ai.PLANS_PLAYED_OUT = 1  # one candidate: the judge's best plan is played without playouts
+    ai.LATE = math.inf
     ai.BEAM = beam
     ai.STRONG = dataclasses.replace(ai.STRONG, **weights)
 
@@ -42,8 +43,8 @@ def play(n: int):
 
 def parse_weight(text: str) -> tuple[str, float]:
     name, _, value = text.partition("=")
-    if name not in {field.name for field in dataclasses.fields(judge.Weights)} or not value:
-        raise argparse.ArgumentTypeError(f"not a weight=value of judge.Weights: {text}")
+    if name not in {field.name for field in dataclasses.fields(ai.Weights)} or not value:
+        raise argparse.ArgumentTypeError(f"not a weight=value of ai.Weights: {text}")
     return name, float(value)
 
 

@@ -6,37 +6,45 @@ when it sees how, and mostly removes a random pilgrim of another player.
 Level 2 ("Strong") takes the entrance that makes it play earliest in the round (the game
 often ends in the middle of a round, and the colours before that point have had one
 more turn); as yellow, which always plays first, with four colours it takes a7 or k5.
-On its turn it plans the whole rest of the turn with the judge (``judge.py``: a beam search
-over the placements still to come, each finished plan followed by its best removal). In the
-first round it plays the judge's best plan. From the second round on it plays the judge's
-best few plans out to the end many times (``playout.py``: its own colours planned by the
-judge, the others as random players) and keeps the plan with the best average margin over
-the best other seat, a won game counting ``WIN_WEIGHT`` points more. Its effort is bounded by
-counts, never by the clock, and its dice come from the seed, so the same inputs give the
-same move on every machine.
+On its turn it plans the whole rest of the turn: a beam search over the placements still
+to come, each finished plan followed by its best removal, valued by
+``Judge`` (points over the best and the average opponent; how many squares each colour
+has for a 1st, 2nd and 3rd pilgrim; how many of its pilgrims could be removed; how long a
+chain the next colour can place; pilgrims close to the Kaaba; an exact win or loss when
+the turn ends the game). Once the compound is filling up (``LATE``), when one turn can
+decide the game, it plays the best few plans out to the end many times (``playout.py``:
+itself keeping its chains going, the others as random players) and keeps the plan that
+wins most often. Its effort is bounded by counts, never by the clock, and its dice come
+from the seed, so the same inputs give the same move on every machine.
 """
 
 from __future__ import annotations
 
-import math
 import random
+from dataclasses import dataclass
 
 from games.engine.rng import rng_for
-from games.rules.mecca.board import ENTRANCES
-from games.rules.mecca.counts import Counts
-from games.rules.mecca.judge import NOISE, STRONG, Judge, Plan, plans, removals, turn_of
+from games.rules.mecca.board import CLOSE_TO_KAABA, ENTRANCES, NEIGHBOURS
 from games.rules.mecca.notation import PASS, place_move, remove_move
 from games.rules.mecca.playout import Playout
 from games.rules.mecca.rules import (
+    EMPTY,
     ENTRANCE,
     REMOVE,
     State,
+    can_place,
+    colours_of,
     free_entrances,
     max_per_turn,
     owner,
     placement_squares,
+    playable,
     removable_squares,
+    removal_threshold,
+    take_away,
+    totals,
     turn_order,
+    winners_of,
 )
 
 LEVELS = {1: "Easy", 2: "Strong"}
@@ -44,14 +52,38 @@ LEVELS = {1: "Easy", 2: "Strong"}
 EASY_KEEPS_CHAIN = 0.6  # how often Easy picks a square that lets its chain go on, when one does
 EASY_REMOVES = 0.7  # how often Easy removes when it may
 
-BEAM = 10  # partial turns kept at each placement depth when planning its own move
+BEAM = 10  # partial turns kept at each placement depth
+CHAIN_BONUS = 0.8  # value of being able to place one more pilgrim this turn
+NOISE = 1e-3  # seeded tie-break among equal plans
+CHAIN_NODES = 60  # positions searched for the next colour's longest chain
+LATE = 0.45  # share of the compound's squares taken from which Strong plays plans out
 PLANS_PLAYED_OUT = 8  # the best plans by the judge that get played out
-FIRST_PLAYOUTS = 50  # most playouts of each plan before the worse half is dropped (then 100, 200)
-WIN_WEIGHT = 3.0  # a won playout, in points of margin
-# Positions the playouts of one move may judge, with four colours (a judgement costs more
-# with more colours: the budget shrinks in proportion). A move takes at most about 1.7 s.
-PLAYOUT_WORK = 42_000
+PLAYOUTS = 150  # playouts per plan, at most
+MARGIN_WEIGHT = 0.05  # a point of average margin, in wins, to tell plans with as many wins apart
+PLAYOUT_WORK = 2_000_000  # squares examined by the playouts of one move, at most (a whole move: under 0.5 s)
 FIRST_ENTRANCES = (ENTRANCES[2], ENTRANCES[5])  # a7, k5: yellow's best, with four colours (see _entrance)
+
+
+@dataclass(frozen=True)
+class Weights:
+    """What each feature of a position is worth, in points, for the acting seat."""
+
+    lead_best: float = 1.0  # points over the best opponent
+    lead_mean: float = 0.5  # points over the average opponent
+    start_mine: float = 0.12  # squares where my colour can place a 1st pilgrim
+    start_theirs: float = 0.12  # the same for an average opponent
+    second_mine: float = 0.5  # 1 - 2^-n for the n squares that take a 2nd pilgrim of mine
+    second_theirs: float = 0.5
+    third_mine: float = 0.3  # the same for a 3rd pilgrim
+    third_theirs: float = 0.3
+    vulnerable: float = 0.3  # my pilgrims next to two of one colour (removable)
+    next_chain: float = 0.5  # pilgrims the next colour can place (a removal counts one more)
+    kaaba: float = 0.15  # pilgrims close to the Kaaba, mine minus the best opponent's: ties
+    placed_all: float = 20.0  # being the only player with an empty hand wins outright
+    game_over: float = 100.0  # a turn that ends the game: won or lost for sure
+
+
+STRONG = Weights()
 
 
 def choose(state: State, level: int, seed: int) -> str:
@@ -60,7 +92,7 @@ def choose(state: State, level: int, seed: int) -> str:
         return _entrance(state, level, rng)
     if level == 1:
         return _easy(state, rng)
-    return _strong(state, rng)
+    return Planner(state, rng, STRONG).best()
 
 
 # --- set-up -------------------------------------------------------------------------
@@ -102,72 +134,233 @@ def _easy(state: State, rng: random.Random) -> str:
     return place_move(rng.choice(squares))
 
 
-# --- Strong -------------------------------------------------------------------------
+# --- Strong: judging a position -------------------------------------------------------
 
 
-def _strong(state: State, rng: random.Random) -> str:
-    me = owner(state.colour, state.players)
-    counts = Counts(state.board, state.hand, state.players)
-    judge = Judge(state.players, state.colours, me, STRONG)
-    turn = turn_of(state.colour, state.placed, state.round, turn_order(state.entrances))
-    if state.step == REMOVE:
-        keep = Plan(judge.final(counts, turn) + rng.random() * NOISE, (), None)
-        options = [keep, *removals(counts, turn, judge, rng)]
-    else:
-        options = plans(counts, turn, judge, BEAM, rng)
-    options.sort(key=lambda plan: -plan.value)
-    candidates = _distinct(counts, options, state.colour, PLANS_PLAYED_OUT)
-    best = candidates[0][0] if state.round == 1 or len(candidates) == 1 else _played_out(state, me, candidates, rng)
-    if best.squares:
-        return place_move(best.squares[0])
-    return PASS if best.removal is None else remove_move(best.removal)
+class Judge:
+    """Values a position for the acting seat at the end of its colour's turn."""
+
+    def __init__(self, state: State, weights: Weights) -> None:
+        self.players = state.players
+        self.colours = state.colours
+        self.colour = state.colour
+        self.me = owner(state.colour, state.players)
+        self.weights = weights
+        self.playable = playable(state.colours)
+        order = turn_order(state.entrances)
+        at = order.index(state.colour)
+        self.later = order[at + 1 :] + order[: at + 1]  # the colours after mine, mine last
+        wraps = at + 1 == len(order)
+        self.next_limit = 1 if state.round == 1 and not wraps else max_per_turn(state.colours)
+        self.threshold = removal_threshold(state.colours)
+
+    def final(self, board: tuple[int, ...], hand: tuple[int, ...]) -> float:
+        """The value at the end of the turn: exact when nobody can place any more."""
+        able = [colour for colour in self.later if can_place(board, hand, colour)]
+        if not able:
+            return self.over(board, hand)
+        value = self.value(board, hand)
+        if self.weights.next_chain and able[0] != self.colour:
+            # The next colour to play: its longest chain is exactly what it can do next.
+            chain = longest_chain(board, hand, able[0], self.next_limit, self.colours)
+            sign = 1 if owner(able[0], self.players) == self.me else -1
+            value += sign * self.weights.next_chain * (chain + (chain >= self.threshold))
+        return value
+
+    def over(self, board: tuple[int, ...], hand: tuple[int, ...]) -> float:
+        """The value of a finished game: won or lost, and by how much."""
+        points = self.points(board)
+        lead = points[self.me] - max(p for seat, p in enumerate(points) if seat != self.me)
+        won = self.me in winners_of(board, hand, self.players)
+        return (self.weights.game_over if won else -self.weights.game_over) + lead
+
+    def value(self, board: tuple[int, ...], hand: tuple[int, ...]) -> float:
+        w = self.weights
+        points = self.points(board)
+        mine = points[self.me]
+        others = [p for seat, p in enumerate(points) if seat != self.me]
+        value = w.lead_best * (mine - max(others)) + w.lead_mean * (mine - sum(others) / len(others))
+        start, second, third = self.prospects(board, hand)
+        value += w.start_mine * start[self.me] - w.start_theirs * self.mean_of_others(start)
+        value += w.second_mine * second[self.me] - w.second_theirs * self.mean_of_others(second)
+        value += w.third_mine * third[self.me] - w.third_theirs * self.mean_of_others(third)
+        value -= w.vulnerable * sum(
+            1 for square in removable_squares(board) if owner(board[square], self.players) == self.me
+        )
+        kaaba = [0] * self.players
+        for square in CLOSE_TO_KAABA:
+            if board[square] >= 0:
+                kaaba[owner(board[square], self.players)] += 1
+        value += w.kaaba * (kaaba[self.me] - max(k for seat, k in enumerate(kaaba) if seat != self.me))
+        empty_hands = [seat for seat in range(self.players) if not any(hand[c] for c in colours_of(seat, self.players))]
+        if empty_hands == [self.me]:
+            value += w.placed_all
+        return value
+
+    def mean_of_others(self, numbers: list[float]) -> float:
+        return (sum(numbers) - numbers[self.me]) / (self.players - 1)
+
+    def points(self, board: tuple[int, ...]) -> list[int]:
+        return totals(board, self.players)
+
+    def prospects(self, board: tuple[int, ...], hand: tuple[int, ...]) -> tuple[list[float], ...]:
+        """Per seat, averaged over its colours with pilgrims in hand: the squares where the
+        colour could place a 1st pilgrim, and how likely a 2nd and a 3rd square are
+        (1 - 2^-n for n squares), on the board as it stands."""
+        fitting = [[0] * (self.colours + 1) for _ in range(self.colours)]  # [colour][k]
+        for square in self.playable:
+            if board[square] != EMPTY:
+                continue
+            seen = count = 0
+            for neighbour in NEIGHBOURS[square]:
+                other = board[neighbour]
+                if other != EMPTY:
+                    if seen & (1 << other):
+                        count = 0
+                        break
+                    seen |= 1 << other
+                    count += 1
+            if count:
+                for colour in range(self.colours):
+                    if not seen & (1 << colour):
+                        fitting[colour][count] += 1
+        start = [0.0] * self.players
+        second = [0.0] * self.players
+        third = [0.0] * self.players
+        for seat in range(self.players):
+            colours = colours_of(seat, self.players)
+            for colour in colours:
+                if hand[colour]:
+                    start[seat] += fitting[colour][1] / len(colours)
+                    second[seat] += (1 - 0.5 ** fitting[colour][2]) / len(colours)
+                    third[seat] += (1 - 0.5 ** fitting[colour][3]) / len(colours)
+        return start, second, third
 
 
-def _distinct(counts: Counts, options: list[Plan], colour: int, most: int) -> list[tuple[Plan, Counts]]:
-    """The first ``most`` plans that leave different positions, each with its position."""
-    seen = set()
-    distinct = []
-    for plan in options:
-        if len(distinct) == most:
-            break
-        after = counts.copy()
-        for square in plan.squares:
-            after.put(square, colour)
-        if plan.removal is not None:
-            after.take_away(plan.removal)
-        key = after.board()
-        if key not in seen:
-            seen.add(key)
-            distinct.append((plan, after))
-    return distinct
+def longest_chain(board: tuple[int, ...], hand: tuple[int, ...], colour: int, limit: int, colours: int) -> int:
+    """How many pilgrims ``colour`` can place in one turn from this position, as far as a
+    search of ``CHAIN_NODES`` positions finds (with five or six colours the full search is
+    too wide; the longest chain found so far stands)."""
+    nodes = 0
 
-
-def _played_out(state: State, me: int, candidates: list[tuple[Plan, Counts]], rng: random.Random) -> Plan:
-    """The plan with the best playouts, by sequential halving: the work budget is shared
-    equally between the stages (three for eight plans); in each, every plan still in the
-    running is played out on the same dice until the stage's share is spent (or it has had
-    ``FIRST_PLAYOUTS``, doubling each stage), then the worse half drops out. The last two
-    are played out most: the budget goes where the choice is close."""
-    playout = Playout(state, me)
-    budget = PLAYOUT_WORK * 4 / state.colours
-    seed = rng.random()
-    scores = [0.0] * len(candidates)
-    running = list(range(len(candidates)))
-    stages = max(1, math.ceil(math.log2(len(candidates))))
-    played = 0
-    for stage in range(stages):
-        share = budget * (stage + 1) / stages
-        for _ in range(FIRST_PLAYOUTS << stage):
-            if playout.work >= share:
+    def deeper(board: tuple[int, ...], k: int, left: int) -> int:
+        nonlocal nodes
+        nodes += 1
+        if k > limit or not left or nodes > CHAIN_NODES:
+            return 0
+        best = 0
+        for square in placement_squares(board, colour, k, colours):
+            best = max(best, 1 + deeper(_put(board, square, colour), k + 1, left - 1))
+            if best == limit - k + 1 or nodes > CHAIN_NODES:
                 break
-            dice = f"{seed}:{played}"
-            for i in running:
-                won, lead = playout.result(candidates[i][1].copy(), random.Random(dice))
-                scores[i] += lead + WIN_WEIGHT * won
+        return best
+
+    return deeper(board, 1, hand[colour])
+
+
+# --- Strong: choosing a move ------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Plan:
+    moves: tuple[int, ...]  # squares still to place this turn
+    board: tuple[int, ...]
+    hand: tuple[int, ...]
+    estimate: float
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """A way to finish the turn: its first move and the position it leaves."""
+
+    value: float
+    move: str
+    board: tuple[int, ...]
+    hand: tuple[int, ...]
+
+
+class Planner:
+    """Beam search over the rest of the acting colour's turn; late in the game, playouts."""
+
+    def __init__(self, state: State, rng: random.Random, weights: Weights) -> None:
+        self.state = state
+        self.rng = rng
+        self.colour = state.colour
+        self.judge = Judge(state, weights)
+        self.limit = _limit(state)
+        self.threshold = removal_threshold(state.colours)
+
+    def best(self) -> str:
+        candidates = self.removals(self.state.board, self.state.hand, None) if self.state.step == REMOVE else (
+            self.turns()
+        )
+        candidates.sort(key=lambda candidate: -candidate.value)
+        if self.late() and len(candidates) > 1:
+            return self.played_out(candidates[:PLANS_PLAYED_OUT])
+        return candidates[0].move
+
+    def turns(self) -> list[Candidate]:
+        """Every plan the beam keeps, finished with its best removal."""
+        state = self.state
+        finished: list[Plan] = []
+        beam = [Plan((), state.board, state.hand, 0.0)]
+        for k in range(state.placed + 1, self.limit + 1):
+            children = []
+            for plan in beam:
+                squares = placement_squares(plan.board, self.colour, k, state.colours) if plan.hand[self.colour] else []
+                if not squares:
+                    finished.append(plan)
+                children += [self.child(plan, square, k) for square in squares]
+            beam = sorted(children, key=lambda plan: -plan.estimate)[:BEAM]
+        return [self.finish(plan) for plan in finished + beam if plan.moves]
+
+    def child(self, plan: Plan, square: int, k: int) -> Plan:
+        board = _put(plan.board, square, self.colour)
+        hand = _take(plan.hand, self.colour)
+        estimate = self.judge.value(board, hand) + self.rng.random() * NOISE
+        if k < self.limit and hand[self.colour] and placement_squares(board, self.colour, k + 1, self.state.colours):
+            estimate += CHAIN_BONUS
+        return Plan((*plan.moves, square), board, hand, estimate)
+
+    def finish(self, plan: Plan) -> Candidate:
+        first = place_move(plan.moves[0])
+        if self.state.placed + len(plan.moves) >= self.threshold:
+            return max(self.removals(plan.board, plan.hand, first), key=lambda candidate: candidate.value)
+        value = self.judge.final(plan.board, plan.hand) + self.rng.random() * NOISE
+        return Candidate(value, first, plan.board, plan.hand)
+
+    def removals(self, board: tuple[int, ...], hand: tuple[int, ...], first: str | None) -> list[Candidate]:
+        """Passing and every removal; ``first`` is the move that starts the plan, if any."""
+        options = [Candidate(self.judge.final(board, hand), first or PASS, board, hand)]
+        for square in removable_squares(board):
+            after_board, after_hand, _removal = take_away(board, hand, square, self.colour)
+            value = self.judge.final(after_board, after_hand) + self.rng.random() * NOISE
+            options.append(Candidate(value, first or remove_move(square), after_board, after_hand))
+        return options
+
+    def late(self) -> bool:
+        taken = sum(1 for colour in self.state.board if colour != EMPTY)
+        return taken >= LATE * (len(self.judge.playable) + self.state.colours)
+
+    def played_out(self, candidates: list[Candidate]) -> str:
+        """The candidate that wins most playouts. Every candidate meets the same dice, one
+        playout each in turn, until ``PLAYOUTS`` each or the work budget is spent."""
+        playout = Playout(self.state, self.judge.me)
+        seed = self.rng.random()
+        wins = [0] * len(candidates)
+        margins = [0] * len(candidates)
+        played = 0
+        while played < PLAYOUTS and playout.work <= PLAYOUT_WORK:
+            for i, candidate in enumerate(candidates):
+                won, lead = playout.result(candidate.board, candidate.hand, random.Random(f"{seed}:{played}"))
+                wins[i] += won
+                margins[i] += lead
             played += 1
-        running.sort(key=lambda i: -(scores[i] + NOISE * candidates[i][0].value))
-        running = running[: (len(running) + 1) // 2]
-    return candidates[running[0]][0]
+
+        def score(i: int) -> float:
+            return wins[i] + MARGIN_WEIGHT * margins[i] / played + NOISE * candidates[i].value
+
+        return candidates[max(range(len(candidates)), key=score)].move
 
 
 # --- helpers ------------------------------------------------------------------------
@@ -180,3 +373,6 @@ def _limit(state: State) -> int:
 def _put(board: tuple[int, ...], square: int, colour: int) -> tuple[int, ...]:
     return (*board[:square], colour, *board[square + 1 :])
 
+
+def _take(hand: tuple[int, ...], colour: int) -> tuple[int, ...]:
+    return (*hand[:colour], hand[colour] - 1, *hand[colour + 1 :])
