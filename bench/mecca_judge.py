@@ -3,7 +3,7 @@
     python bench/mecca_judge.py [games] [field=value ...] [--beam N] [--start N]
 
 Plays the ``strong-random`` games of ``bench/mecca_ai.py`` (game ``n``: seed ``n``, the AI
-in seat ``n % 4``) with the strong level's playouts switched off, so every move is the
+in seat ``n % 4``) with the strong level's playouts and look ahead switched off, so every move is the
 beam search judged by ``ai.Weights`` alone; ``field=value`` overrides a weight (for
 example ``next_chain=0``), ``--beam`` the beam width. With ``--beam 3 next_chain=0`` it
 plays 4,000 games in about 80 seconds on two cores, where a win rate is known to about
@@ -31,8 +31,9 @@ from games.rules.mecca import ai
 
 
 def configure(beam: int, weights: dict[str, float]) -> None:
-    """Runs in every worker process: playouts off, the beam and the weights asked for."""
+    """Runs in every worker process: playouts and look ahead off, the beam and the weights asked for."""
     ai.LATE = math.inf
+    ai.PLANS_LOOKED_AHEAD = 0
     ai.BEAM = beam
     ai.STRONG = dataclasses.replace(ai.STRONG, **weights)
 

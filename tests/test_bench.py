@@ -102,3 +102,21 @@ def test_the_replay_bench_plays_a_match_to_its_end_and_steps_through_it(db):
     match = bench.finished_match(case, users, seed=1)
     row = bench.measure(case, match, logged_in(users[0]), repeat=1)
     assert row[1] == str(match.version) and row[-1].endswith("(flat)")
+
+
+def test_the_mecca_value_bench_describes_the_ais_turns_from_round_2(monkeypatch):
+    """What bench/mecca_value.py fits the learned value to: one row of ``value.FEATURES`` per
+    turn of the AI colour from round 2 on, each labelled with the game's result."""
+    import math
+
+    from bench import mecca_value
+    from games.rules.mecca import ai, value
+
+    for name, setting in [("LATE", math.inf), ("BEAM", 3), ("PLANS_LOOKED_AHEAD", 0)]:
+        monkeypatch.setattr(ai, name, setting)  # as configure() sets them in its worker processes
+    rows = mecca_value.positions(5)
+    assert 3 <= len(rows) <= 8  # a game lasts five or six rounds
+    assert {len(numbers) for numbers, _, _ in rows} == {len(value.FEATURES)}
+    assert len({won for _, won, _ in rows}) == 1 and {n for _, _, n in rows} == {5}
+    hands = [numbers[value.FEATURES.index("hand_mine")] for numbers, _, _ in rows]
+    assert hands[0] == 16  # its entrance and its round-1 pilgrim are down

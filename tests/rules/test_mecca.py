@@ -32,7 +32,7 @@ from hypothesis import strategies as st
 
 from games.engine import IllegalMove, Outcome
 from games.engine.base import GAME_IS_OVER, NOT_YOUR_TURN
-from games.rules.mecca import GAME
+from games.rules.mecca import GAME, ai, value
 from games.rules.mecca import explain as why
 from games.rules.mecca.board import (
     CLOSE_TO_KAABA,
@@ -1034,6 +1034,52 @@ def test_the_strong_ai_takes_the_first_free_entrance_after_yellows():
     assert GAME.ai_move(state, GREEN, 2, seed=1) == "k7"
 
 
+def _worked_example_as_red_sees_it() -> list[float]:
+    state = position(WORKED_EXAMPLE)
+    judge = ai.Judge(state, ai.STRONG)
+    chain = ai.longest_chain(state.board, state.hand, RED, 3, state.colours)
+    return value.features(state.board, state.hand, RED, (GREEN, BLUE, YELLOW), judge.playable, chain)
+
+
+def test_the_learned_value_reads_the_worked_example_from_reds_seat():
+    """Red (a5) plays after yellow (f1); then green (a7) and blue (k7). Points: red 1,
+    green a7 h5 j5 f8, blue h3 i6 k7 g9 (green's crescent: once), yellow f1 g4 e9."""
+    numbers = dict(zip(value.FEATURES, _worked_example_as_red_sees_it(), strict=True))
+    assert [numbers[f"points_{seat}"] for seat in value.SEATS] == [1, 4, 4, 3]
+    assert numbers["lead_best"] == -3 and numbers["lead_mean"] == pytest.approx(1 - 11 / 3)
+    assert [numbers[f"hand_{seat}"] for seat in value.SEATS] == [17, 14, 14, 15]
+    assert numbers["chain"] == 3 and numbers["chain_of_three"] == 1  # the text's three placements
+    assert numbers["taken_share"] == pytest.approx(12 / value.PLAYABLE_SQUARES)
+
+
+def test_the_learned_value_rises_with_the_lead():
+    numbers = _worked_example_as_red_sees_it()
+    at = value.FEATURES.index
+
+    def shifted(by: int) -> float:
+        changed = list(numbers)
+        for name in ("lead_best", "lead_mean", "points_mine"):
+            changed[at(name)] += by
+        return value.chance_of_winning(changed)
+
+    assert 0 < shifted(-3) < value.chance_of_winning(numbers) < shifted(3) < 1
+
+
+@pytest.mark.parametrize(("players", "looks_ahead"), [(4, True), (2, False)])
+def test_the_strong_ai_looks_a_round_ahead_only_with_four_players(players, looks_ahead, monkeypatch):
+    """The learned value was fitted to four-player games only."""
+    asked = []
+
+    def looked_ahead(planner, candidates):
+        asked.append(len(candidates))
+        return candidates[0].move
+
+    monkeypatch.setattr(ai.Planner, "looked_ahead", looked_ahead)
+    GAME.ai_move(position(WORKED_EXAMPLE, players=players), RED % players, 2, seed=1)
+    assert bool(asked) == looks_ahead
+    assert all(1 < n <= ai.PLANS_LOOKED_AHEAD for n in asked)
+
+
 # --- Properties over random games -------------------------------------------------------------
 
 
@@ -1101,6 +1147,32 @@ def test_the_strong_ais_playouts_keep_the_rules_and_end_where_the_game_ends(play
     assert (counts.around, counts.seen, counts.twice) == (fresh.around, fresh.seen, fresh.twice)
     blocked = not any(can_place(board, final.hand, colour) for colour in range(state.colours))
     assert blocked or emptied_seats(final.hand, players)
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(players=st.integers(2, 6), seed=st.integers(0, 2**32), moves=st.integers(8, 80))
+def test_the_look_ahead_stops_at_the_acting_colours_next_turn(players, seed, moves):
+    """Played from the end of a colour's turn, the others' turns end where that colour can
+    place again, or where the game is over: blocked, or a hand emptied (this round or before)."""
+    rng = random.Random(seed)
+    state = GAME.initial_state(players, {}, seed)
+    for _ in range(moves):
+        if GAME.is_over(state):
+            return
+        state = GAME.apply(state, seat_of(state), rng.choice(GAME.legal_moves(state, seat_of(state))))
+    if state.step != PLACE or state.placed or state.round < 2:
+        return
+    counts, hand = Counts(state.board, state.colours), list(state.hand)
+    my_turn = Playout(state, me=seat_of(state)).to_my_turn(counts, hand, rng)
+    after = dataclasses.replace(state, board=tuple(counts.cells), hand=tuple(hand))
+    _invariants(after)
+    fresh = Counts(after.board, state.colours)
+    assert (counts.around, counts.seen, counts.twice) == (fresh.around, fresh.seen, fresh.twice)
+    if my_turn:
+        assert can_place(after.board, after.hand, state.colour)
+    else:
+        blocked = not any(can_place(after.board, after.hand, colour) for colour in range(state.colours))
+        assert blocked or emptied_seats(after.hand, players) or state.final_round
 
 
 @settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])

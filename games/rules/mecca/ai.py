@@ -11,11 +11,15 @@ to come, each finished plan followed by its best removal, valued by
 ``Judge`` (points over the best and the average opponent; how many squares each colour
 has for a 1st, 2nd and 3rd pilgrim; how many of its pilgrims could be removed; how long a
 chain the next colour can place; pilgrims close to the Kaaba; an exact win or loss when
-the turn ends the game). Once the compound is filling up (``LATE``), when one turn can
-decide the game, it plays the best few plans out to the end many times (``playout.py``:
-itself keeping its chains going, the others as random players) and keeps the plan that
-wins most often. Its effort is bounded by counts, never by the clock, and its dice come
-from the seed, so the same inputs give the same move on every machine.
+the turn ends the game). With four players, from round 2 on, it looks one round ahead:
+each of the judge's best plans is followed by many samples of the other colours' turns as
+random players play them, and the plan with the best mean chance of winning at the start
+of its next turn, by a value learned from 40,000 games (``value.py``), is played. Once the
+compound is filling up (``LATE``), when one turn can decide the game, it plays the best few
+plans out to the end many times instead (``playout.py``: itself keeping its chains going,
+the others as random players) and keeps the plan that wins most often. Its effort is
+bounded by counts, never by the clock, and its dice come from the seed, so the same
+inputs give the same move on every machine.
 """
 
 from __future__ import annotations
@@ -26,7 +30,7 @@ from dataclasses import dataclass
 from games.engine.rng import rng_for
 from games.rules.mecca.board import CLOSE_TO_KAABA, ENTRANCES, NEIGHBOURS
 from games.rules.mecca.notation import PASS, place_move, remove_move
-from games.rules.mecca.playout import Playout
+from games.rules.mecca.playout import Counts, Playout
 from games.rules.mecca.rules import (
     EMPTY,
     ENTRANCE,
@@ -46,6 +50,8 @@ from games.rules.mecca.rules import (
     turn_order,
     winners_of,
 )
+from games.rules.mecca.value import PLAYERS as VALUE_PLAYERS
+from games.rules.mecca.value import chance_of_winning, features
 
 LEVELS = {1: "Easy", 2: "Strong"}
 
@@ -61,6 +67,8 @@ PLANS_PLAYED_OUT = 8  # the best plans by the judge that get played out
 PLAYOUTS = 150  # playouts per plan, at most
 MARGIN_WEIGHT = 0.05  # a point of average margin, in wins, to tell plans with as many wins apart
 PLAYOUT_WORK = 2_000_000  # squares examined by the playouts of one move, at most (a whole move: under 0.5 s)
+PLANS_LOOKED_AHEAD = 12  # before LATE, with four players: the best plans by the judge looked one round ahead
+ROUNDS_SAMPLED = 96  # the other colours' turns sampled after each of those plans
 FIRST_ENTRANCES = (ENTRANCES[2], ENTRANCES[5])  # a7, k5: yellow's best, with four colours (see _entrance)
 
 
@@ -297,6 +305,8 @@ class Planner:
         candidates.sort(key=lambda candidate: -candidate.value)
         if self.late() and len(candidates) > 1:
             return self.played_out(candidates[:PLANS_PLAYED_OUT])
+        if self.looks_ahead() and len(candidates) > 1:
+            return self.looked_ahead(candidates[:PLANS_LOOKED_AHEAD])
         return candidates[0].move
 
     def turns(self) -> list[Candidate]:
@@ -341,6 +351,33 @@ class Planner:
     def late(self) -> bool:
         taken = sum(1 for colour in self.state.board if colour != EMPTY)
         return taken >= LATE * (len(self.judge.playable) + self.state.colours)
+
+    def looks_ahead(self) -> bool:
+        """From round 2 on, in the player count the learned value was fitted to."""
+        return bool(PLANS_LOOKED_AHEAD) and self.state.players == VALUE_PLAYERS and self.state.round >= 2
+
+    def looked_ahead(self, candidates: list[Candidate]) -> str:
+        """The candidate with the best chance of winning one round later: the other colours'
+        turns played as random players play, ``ROUNDS_SAMPLED`` times (the same dice for
+        every candidate), then the learned value (``value.py``) at the start of its next turn,
+        or the result when the game ends first."""
+        playout = Playout(self.state, self.judge.me)
+        others = tuple(colour for colour in self.judge.later if colour != self.colour)
+        seed = self.rng.random()
+        chances = [0.0] * len(candidates)
+        for sample in range(ROUNDS_SAMPLED):
+            for i, candidate in enumerate(candidates):
+                counts, hand = Counts(candidate.board, self.state.colours), list(candidate.hand)
+                my_turn = playout.to_my_turn(counts, hand, random.Random(f"{seed}:{sample}"))
+                board, after = tuple(counts.cells), tuple(hand)
+                if not my_turn:
+                    chances[i] += self.judge.me in winners_of(board, after, self.state.players)
+                    continue
+                chain = longest_chain(board, after, self.colour, max_per_turn(self.state.colours), self.state.colours)
+                numbers = features(board, after, self.colour, others, self.judge.playable, chain)
+                chances[i] += chance_of_winning(numbers)
+        best = max(range(len(candidates)), key=lambda i: chances[i] + NOISE * candidates[i].value)
+        return candidates[best].move
 
     def played_out(self, candidates: list[Candidate]) -> str:
         """The candidate that wins most playouts. Every candidate meets the same dice, one

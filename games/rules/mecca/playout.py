@@ -13,6 +13,7 @@ or none).
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 
 from games.rules.mecca.board import CLOSE_TO_KAABA, CRESCENT_COLOUR, ENTRANCES, NEIGHBOURS, SQUARES
 from games.rules.mecca.rules import (
@@ -96,22 +97,38 @@ class Playout:
 
     def finish(self, board: Counts, hand: list[int], rng: random.Random) -> tuple[int, ...]:
         """Plays to the end of the game; returns the final board (``hand`` is updated)."""
+        for colour, limit in self.turns(board, hand):
+            self.turn(board, hand, colour, limit, rng)
+        return tuple(board.cells)
+
+    def to_my_turn(self, board: Counts, hand: list[int], rng: random.Random) -> bool:
+        """Plays the other colours' turns until the acting colour's next one (``board`` and
+        ``hand`` are updated); False if the game ends first."""
+        for colour, limit in self.turns(board, hand):
+            if colour == self.order[self.start[0]]:
+                return True
+            self.turn(board, hand, colour, limit, rng)
+        return False
+
+    def turns(self, board: Counts, hand: list[int]) -> Iterator[tuple[int, int]]:
+        """The colour to play each turn and its most pilgrims, until the game ends; the
+        caller plays each turn on ``board`` and ``hand`` before asking for the next."""
         position, rnd, final = self.start
         while True:  # each pass of the loop is the end of a turn
             final = final or bool(emptied_seats(tuple(hand), self.players))
             able = self.able(board, hand)
             if not able:
-                return tuple(board.cells)
+                return
             while True:
                 position += 1
                 if position == len(self.order):
                     position, rnd = 0, rnd + 1
                     if final:
-                        return tuple(board.cells)
+                        return
                 colour = self.order[position]
                 if colour in able:
                     break
-            self.turn(board, hand, colour, 1 if rnd == 1 else self.limit, rng)
+            yield colour, 1 if rnd == 1 else self.limit
 
     def turn(self, board: Counts, hand: list[int], colour: int, limit: int, rng: random.Random) -> None:
         mine = owner(colour, self.players) == self.me
