@@ -63,7 +63,7 @@ def positions(n: int) -> list[tuple[list[float], bool, int]]:
             judge = ai.Judge(state, ai.STRONG)
             others = tuple(colour for colour in judge.later if colour != seat)
             chain = ai.longest_chain(state.board, state.hand, seat, max_per_turn(state.colours), state.colours)
-            rows.append(value.features(state.board, state.hand, seat, others, judge.playable, chain))
+            rows.append(value.features(state.board, state.hand, seat, others, chain))
         mover = game.to_act(state)[0]
         state = game.apply(state, mover, choose_move(table, names[mover], state, mover, n))
     won = seat in winners(state)

@@ -62,6 +62,8 @@ from games.rules.mecca.rules import (
     State,
     can_place,
     emptied_seats,
+    open_squares,
+    placement_squares,
     turn_order,
 )
 
@@ -1036,9 +1038,18 @@ def test_the_strong_ai_takes_the_first_free_entrance_after_yellows():
 
 def _worked_example_as_red_sees_it() -> list[float]:
     state = position(WORKED_EXAMPLE)
-    judge = ai.Judge(state, ai.STRONG)
     chain = ai.longest_chain(state.board, state.hand, RED, 3, state.colours)
-    return value.features(state.board, state.hand, RED, (GREEN, BLUE, YELLOW), judge.playable, chain)
+    return value.features(state.board, state.hand, RED, (GREEN, BLUE, YELLOW), chain)
+
+
+@pytest.mark.parametrize("picture", [WORKED_EXAMPLE, COUNTER_EXAMPLE])
+def test_the_ais_count_of_open_squares_is_the_rules_list_of_them(picture):
+    board = position(picture).board
+    counts = open_squares(board, 4)
+    for colour in range(4):
+        assert [counts[colour][k] for k in (1, 2, 3)] == [
+            len(placement_squares(board, colour, k, 4)) for k in (1, 2, 3)
+        ]
 
 
 def test_the_learned_value_reads_the_worked_example_from_reds_seat():

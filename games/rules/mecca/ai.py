@@ -28,7 +28,7 @@ import random
 from dataclasses import dataclass
 
 from games.engine.rng import rng_for
-from games.rules.mecca.board import CLOSE_TO_KAABA, ENTRANCES, NEIGHBOURS
+from games.rules.mecca.board import CLOSE_TO_KAABA, ENTRANCES
 from games.rules.mecca.notation import PASS, place_move, remove_move
 from games.rules.mecca.playout import Counts, Playout
 from games.rules.mecca.rules import (
@@ -40,6 +40,7 @@ from games.rules.mecca.rules import (
     colours_of,
     free_entrances,
     max_per_turn,
+    open_squares,
     owner,
     placement_squares,
     playable,
@@ -215,23 +216,7 @@ class Judge:
         """Per seat, averaged over its colours with pilgrims in hand: the squares where the
         colour could place a 1st pilgrim, and how likely a 2nd and a 3rd square are
         (1 - 2^-n for n squares), on the board as it stands."""
-        fitting = [[0] * (self.colours + 1) for _ in range(self.colours)]  # [colour][k]
-        for square in self.playable:
-            if board[square] != EMPTY:
-                continue
-            seen = count = 0
-            for neighbour in NEIGHBOURS[square]:
-                other = board[neighbour]
-                if other != EMPTY:
-                    if seen & (1 << other):
-                        count = 0
-                        break
-                    seen |= 1 << other
-                    count += 1
-            if count:
-                for colour in range(self.colours):
-                    if not seen & (1 << colour):
-                        fitting[colour][count] += 1
+        fitting = open_squares(board, self.colours)
         start = [0.0] * self.players
         second = [0.0] * self.players
         third = [0.0] * self.players
@@ -374,7 +359,7 @@ class Planner:
                     chances[i] += self.judge.me in winners_of(board, after, self.state.players)
                     continue
                 chain = longest_chain(board, after, self.colour, max_per_turn(self.state.colours), self.state.colours)
-                numbers = features(board, after, self.colour, others, self.judge.playable, chain)
+                numbers = features(board, after, self.colour, others, chain)
                 chances[i] += chance_of_winning(numbers)
         best = max(range(len(candidates)), key=lambda i: chances[i] + NOISE * candidates[i].value)
         return candidates[best].move

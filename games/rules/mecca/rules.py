@@ -126,6 +126,30 @@ def placement_squares(board: tuple[int, ...] | list[int], colour: int, k: int, c
     return [square for square in playable(colours) if board[square] == EMPTY and fits(board, square, colour, k)]
 
 
+def open_squares(board: tuple[int, ...] | list[int], colours: int) -> list[list[int]]:
+    """``[colour][k]``: how many empty squares in play would take a k-th pilgrim of that
+    colour (next to exactly k pilgrims, of k colours, none its own). For the strong AI,
+    which reads every colour's prospects at once; ``fits`` is the rule, square by square."""
+    counts = [[0] * (colours + 1) for _ in range(colours)]
+    for square in playable(colours):
+        if board[square] != EMPTY:
+            continue
+        seen = count = 0
+        for neighbour in NEIGHBOURS[square]:
+            other = board[neighbour]
+            if other != EMPTY:
+                if seen & (1 << other):
+                    count = 0
+                    break
+                seen |= 1 << other
+                count += 1
+        if count:
+            for colour in range(colours):
+                if not seen & (1 << colour):
+                    counts[colour][count] += 1
+    return counts
+
+
 def can_place(board: tuple[int, ...], hand: tuple[int, ...], colour: int) -> bool:
     """Whether ``colour`` could start a turn: a pilgrim in hand and a square for the 1st."""
     if not hand[colour]:

@@ -21,8 +21,8 @@ import math
 from functools import cache
 from pathlib import Path
 
-from games.rules.mecca.board import CLOSE_TO_KAABA, CRESCENTS, NEIGHBOURS
-from games.rules.mecca.rules import EMPTY, removable_squares, totals
+from games.rules.mecca.board import CLOSE_TO_KAABA, CRESCENTS
+from games.rules.mecca.rules import EMPTY, open_squares, removable_squares, totals
 
 PLAYERS = 4  # the only player count the network was fitted to (one colour each)
 PLAYABLE_SQUARES = 76  # squares in play with four colours: scales the share taken
@@ -46,29 +46,12 @@ FEATURES = (
 
 
 def features(
-    board: tuple[int, ...], hand: tuple[int, ...], colour: int, others: tuple[int, ...],
-    playable: tuple[int, ...], chain: int,
+    board: tuple[int, ...], hand: tuple[int, ...], colour: int, others: tuple[int, ...], chain: int
 ) -> list[float]:
     """``FEATURES`` of the position, for ``colour`` about to play; ``others`` are the other
     colours in the order they play after it; ``chain`` is its longest chain now."""
     seats = (colour, *others)
-    fitting = [[0] * 5 for _ in range(PLAYERS)]  # [colour][k]: empty squares that take a k-th pilgrim
-    for square in playable:
-        if board[square] != EMPTY:
-            continue
-        seen = count = 0
-        for neighbour in NEIGHBOURS[square]:
-            other = board[neighbour]
-            if other != EMPTY:
-                if seen & (1 << other):
-                    count = 0
-                    break
-                seen |= 1 << other
-                count += 1
-        if count:
-            for c in range(PLAYERS):
-                if not seen & (1 << c):
-                    fitting[c][count] += 1
+    fitting = open_squares(board, PLAYERS)
     removable = [0] * PLAYERS
     for square in removable_squares(board):
         removable[board[square]] += 1
