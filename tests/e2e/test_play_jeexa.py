@@ -129,7 +129,13 @@ def test_on_a_phone_a_spot_opens_the_ways_to_turn_the_piece_each_big_enough_for_
         expect(ways.first).to_be_hidden()
         spot.click()
         expect(ways).to_have_count(4)
-        spot_box, chooser_box = spot.bounding_box(), page.locator(".jx-turns:popover-open").bounding_box()
+        chooser = page.locator(".jx-turns:popover-open")
+        # site.js scrolls on the popover's toggle event, which comes a task after the click.
+        page.wait_for_function(
+            "([spot, chooser]) => spot.getBoundingClientRect().bottom <= chooser.getBoundingClientRect().top",
+            arg=[spot.element_handle(), chooser.element_handle()], timeout=5000,
+        )
+        spot_box, chooser_box = spot.bounding_box(), chooser.bounding_box()
         assert spot_box["y"] + spot_box["height"] <= chooser_box["y"], "the spot stays in sight above the chooser"
         for way in ways.all():
             box = way.bounding_box()
