@@ -20,7 +20,6 @@ cores for the games, seconds for the fit.
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import json
 import math
 import os
@@ -31,6 +30,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.common import Table, choose_move
+from bench.mecca_judge import configure as judge_alone
 from games.engine import get_game
 from games.rules.mecca import ai, value
 from games.rules.mecca.rules import PLACE, max_per_turn, winners
@@ -41,14 +41,6 @@ BATCH = 512
 LEARNING_RATE = 1e-3
 L2 = 1e-4
 SEATS = 4
-
-
-def configure() -> None:
-    """The judge alone, as in bench/mecca_judge.py: playouts and the look ahead off."""
-    ai.LATE = math.inf
-    ai.BEAM = 3
-    ai.PLANS_LOOKED_AHEAD = 0
-    ai.STRONG = dataclasses.replace(ai.STRONG, next_chain=0)
 
 
 def positions(n: int) -> list[tuple[list[float], bool, int]]:
@@ -129,7 +121,8 @@ def main(argv: list[str]) -> None:
     parser.add_argument("--start", type=int, default=200_000, help="the first seed (200000)")
     parser.add_argument("--write", action="store_true", help="replace games/rules/mecca/value.json")
     args = parser.parse_args(argv)
-    with ProcessPoolExecutor(os.cpu_count(), initializer=configure) as pool:
+    # The judge alone, as bench/mecca_judge.py --beam 3 next_chain=0 plays it.
+    with ProcessPoolExecutor(os.cpu_count(), initializer=judge_alone, initargs=(3, {"next_chain": 0})) as pool:
         games = pool.map(positions, range(args.start, args.start + args.games), chunksize=16)
         rows = [row for game in games for row in game]
     network = fit(rows)

@@ -113,7 +113,7 @@ def test_the_mecca_value_bench_describes_the_ais_turns_from_round_2(monkeypatch)
     from games.rules.mecca import ai, value
 
     for name, setting in [("LATE", math.inf), ("BEAM", 3), ("PLANS_LOOKED_AHEAD", 0)]:
-        monkeypatch.setattr(ai, name, setting)  # as configure() sets them in its worker processes
+        monkeypatch.setattr(ai, name, setting)  # as bench/mecca_judge.configure sets them in its workers
     rows = mecca_value.positions(5)
     assert 3 <= len(rows) <= 8  # a game lasts five or six rounds
     assert {len(numbers) for numbers, _, _ in rows} == {len(value.FEATURES)}
