@@ -32,7 +32,10 @@ def python_version(executable: str) -> tuple[int, int] | None:
     try:
         out = subprocess.run(
             [executable, "-c", "import sys; print(*sys.version_info[:2])"],
-            capture_output=True, text=True, timeout=20, check=True,
+            capture_output=True,
+            text=True,
+            timeout=20,
+            check=True,
         ).stdout.split()
         return int(out[0]), int(out[1])
     except (OSError, subprocess.SubprocessError, ValueError, IndexError):

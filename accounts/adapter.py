@@ -85,16 +85,24 @@ class AccountAdapter(DefaultAccountAdapter):
             template_prefix = "account/email/account_closed"
         super().send_mail(template_prefix, email, {"current_site": site, "site_url": settings.SITE_URL, **context})
 
-    def send_notification_mail(self, template_prefix: str, user: User, context: dict | None = None,
-                               email: str | None = None) -> None:
+    def send_notification_mail(
+        self, template_prefix: str, user: User, context: dict | None = None, email: str | None = None
+    ) -> None:
         # "A change was made to your account" gives its date in the owner's time zone.
         super().send_notification_mail(template_prefix, user, {"time_zone": user.zone, **(context or {})}, email)
 
-    def render_mail(self, template_prefix: str, email: str | list[str], context: dict,
-                    headers: dict[str, str] | None = None) -> EmailMessage:
+    def render_mail(
+        self, template_prefix: str, email: str | list[str], context: dict, headers: dict[str, str] | None = None
+    ) -> EmailMessage:
         """allauth's message, as the site's ``ReadableEmail``: its link stays on one line."""
         message = super().render_mail(template_prefix, email, context, headers)
-        readable = ReadableEmail(message.subject, message.body, message.from_email, message.to,
-                                 headers=message.extra_headers, alternatives=getattr(message, "alternatives", None))
+        readable = ReadableEmail(
+            message.subject,
+            message.body,
+            message.from_email,
+            message.to,
+            headers=message.extra_headers,
+            alternatives=getattr(message, "alternatives", None),
+        )
         readable.content_subtype = message.content_subtype
         return readable

@@ -34,8 +34,23 @@ class UserAdmin(SecretsNotFiltered, BaseUserAdmin):
     form = PlayerChangeForm
     fieldsets = (
         *BaseUserAdmin.fieldsets,
-        ("Player", {"fields": ("display_name", "time_zone", "confirm_moves", "turn_notice", "digest_hour", "reminders",
-                               "message_emails", "webhook", "vacation_until", "vacation_days_used")}),
+        (
+            "Player",
+            {
+                "fields": (
+                    "display_name",
+                    "time_zone",
+                    "confirm_moves",
+                    "turn_notice",
+                    "digest_hour",
+                    "reminders",
+                    "message_emails",
+                    "webhook",
+                    "vacation_until",
+                    "vacation_days_used",
+                )
+            },
+        ),
     )
     # A vacation stops and restarts clocks (services.vacation_start, vacation_end): typed in
     # here it would show "on vacation" over a running clock, or, cleared, leave clocks stopped for good.
@@ -67,8 +82,12 @@ class UserAdmin(SecretsNotFiltered, BaseUserAdmin):
         other players. Django only said staff had "no permission to delete notification" (the
         outbox is read-only), without a word about matches; it now lists each player's matches,
         and the delete pages (admin/accounts/user/) say to deactivate the account instead."""
-        seats = (Seat.objects.filter(Q(user__in=objs) | Q(former_user__in=objs)).select_related("match")
-                 .only("user_id", "former_user_id", "match__id", "match__game", "match__status").order_by("-match"))
+        seats = (
+            Seat.objects.filter(Q(user__in=objs) | Q(former_user__in=objs))
+            .select_related("match")
+            .only("user_id", "former_user_id", "match__id", "match__game", "match__status")
+            .order_by("-match")
+        )
         if not seats:
             return super().get_deleted_objects(objs, request)
         played = []
@@ -80,10 +99,20 @@ class UserAdmin(SecretsNotFiltered, BaseUserAdmin):
 
     @staticmethod
     def _matches_played(user: User, matches: list) -> str:
-        """"Alice: Mancala #4 (in play), Mecca #2 (finished)", newest first, each a link to its page."""
-        named = format_html_join(", ", '<a href="{}">{}</a> ({})', (
-            (reverse("admin:games_match_change", args=[match.pk]), match, match.get_status_display().lower())
-            for match in matches[:MATCHES_NAMED]))
+        """ "Alice: Mancala #4 (in play), Mecca #2 (finished)", newest first, each a link to its page."""
+        named = format_html_join(
+            ", ",
+            '<a href="{}">{}</a> ({})',
+            (
+                (reverse("admin:games_match_change", args=[match.pk]), match, match.get_status_display().lower())
+                for match in matches[:MATCHES_NAMED]
+            ),
+        )
         more = len(matches) - MATCHES_NAMED
-        return format_html('<a href="{}">{}</a>: {}{}', reverse("admin:accounts_user_change", args=[user.pk]),
-                           user.public_name, named, f" and {more} more" if more > 0 else "")
+        return format_html(
+            '<a href="{}">{}</a>: {}{}',
+            reverse("admin:accounts_user_change", args=[user.pk]),
+            user.public_name,
+            named,
+            f" and {more} more" if more > 0 else "",
+        )

@@ -79,8 +79,10 @@ def _account(user: User, now: datetime) -> dict:
     return {
         "username": user.username,
         "display_name": user.display_name,
-        "email_addresses": [{"address": address.email, "verified": address.verified, "primary": address.primary}
-                            for address in addresses],
+        "email_addresses": [
+            {"address": address.email, "verified": address.verified, "primary": address.primary}
+            for address in addresses
+        ],
         "date_joined": user.date_joined,
         "last_login": user.last_login,
         "time_zone": user.time_zone,
@@ -110,21 +112,39 @@ def _notifications(user: User, now: datetime) -> list[dict]:
     since = now - timedelta(days=settings.NOTIFICATIONS_KEEP_DAYS)
     kept = Notification.objects.filter(user=user, created_at__gte=since)
     rows = kept.order_by("created_at", "pk").values_list(
-        "kind", "channel", "subject", "match_id", "created_at", "due_at", "outcome", "sent_at")
-    return [{"kind": kind, "channel": channel, "subject": subject, "match": match, "created_at": created,
-             "due_at": due, "status": outcome or "pending", "done_at": sent}
-            for kind, channel, subject, match, created, due, outcome, sent in rows]
+        "kind", "channel", "subject", "match_id", "created_at", "due_at", "outcome", "sent_at"
+    )
+    return [
+        {
+            "kind": kind,
+            "channel": channel,
+            "subject": subject,
+            "match": match,
+            "created_at": created,
+            "due_at": due,
+            "status": outcome or "pending",
+            "done_at": sent,
+        }
+        for kind, channel, subject, match, created, due, outcome, sent in rows
+    ]
 
 
 def _matches(user: User) -> Iterator[dict]:
-    ids = list(Seat.objects.filter(Q(user=user) | Q(former_user=user)).order_by("match_id")
-               .values_list("match_id", flat=True).distinct())
+    ids = list(
+        Seat.objects.filter(Q(user=user) | Q(former_user=user))
+        .order_by("match_id")
+        .values_list("match_id", flat=True)
+        .distinct()
+    )
     seats = Prefetch("seats", queryset=Seat.objects.select_related("user", "former_user"))
     for start in range(0, len(ids), MATCHES_PER_READ):
-        chunk = ids[start:start + MATCHES_PER_READ]
+        chunk = ids[start : start + MATCHES_PER_READ]
         matches = Match.objects.filter(pk__in=chunk).defer("state", "seed").prefetch_related(seats).order_by("pk")
-        moves = MoveRecord.objects.filter(match_id__in=chunk).order_by("match_id", "ply").values_list(
-            "match_id", "ply", "seat", "notation", "description", "by_ai", "created_at")
+        moves = (
+            MoveRecord.objects.filter(match_id__in=chunk)
+            .order_by("match_id", "ply")
+            .values_list("match_id", "ply", "seat", "notation", "description", "by_ai", "created_at")
+        )
         events = MatchEvent.objects.filter(match_id__in=chunk, ply__isnull=False).order_by("match_id", "ply", "pk")
         moves_of = {match: list(rows) for match, rows in groupby(moves, key=lambda row: row[0])}
         events_of = {match: list(rows) for match, rows in groupby(events, key=lambda event: event.match_id)}
@@ -150,19 +170,40 @@ def _match(match: Match, user: User, moves: list[tuple], events: list[MatchEvent
         "created_at": match.created_at,
         "last_move_at": match.last_move_at,
         "finished_at": match.finished_at,
-        "your_seat": {"number": mine.number + 1, "colour": colours.get(mine.number) or None, "seated": seated,
-                      "ai_took_it_at": None if seated else mine.taken_over_at},
-        "seats": [{"number": seat.number + 1, "name": seat.occupant_name, "colour": colours.get(seat.number) or None,
-                   "you": seat.user_id == user.pk,
-                   "replacing": seat.former_user.public_name if seat.former_user_id else None}
-                  for seat in seats],
-        "result": result and {"winners": [names[number] for number in result.get("winners", [])],
-                              "scores": result.get("scores", []), "reason": result.get("reason", "")},
+        "your_seat": {
+            "number": mine.number + 1,
+            "colour": colours.get(mine.number) or None,
+            "seated": seated,
+            "ai_took_it_at": None if seated else mine.taken_over_at,
+        },
+        "seats": [
+            {
+                "number": seat.number + 1,
+                "name": seat.occupant_name,
+                "colour": colours.get(seat.number) or None,
+                "you": seat.user_id == user.pk,
+                "replacing": seat.former_user.public_name if seat.former_user_id else None,
+            }
+            for seat in seats
+        ],
+        "result": result
+        and {
+            "winners": [names[number] for number in result.get("winners", [])],
+            "scores": result.get("scores", []),
+            "reason": result.get("reason", ""),
+        },
         "your_result": _your_result(match, mine.number) if seated else None,
         # Every line of the log as the match page shows it; the notation of the player's own moves only.
-        "moves": [{"number": ply + 1, "seat": seat + 1, "description": description, "at": at,
-                   **({"notation": notation} if seat == mine.number and not by_ai else {})}
-                  for _, ply, seat, notation, description, by_ai, at in moves],
+        "moves": [
+            {
+                "number": ply + 1,
+                "seat": seat + 1,
+                "description": description,
+                "at": at,
+                **({"notation": notation} if seat == mine.number and not by_ai else {}),
+            }
+            for _, ply, seat, notation, description, by_ai, at in moves
+        ],
         "log_events": [{"after_move": event.ply, "text": event.reason, "at": event.created_at} for event in events],
     }
 
@@ -170,16 +211,22 @@ def _match(match: Match, user: User, moves: list[tuple], events: list[MatchEvent
 def _messages(user: User) -> Iterator[dict]:
     """The messages the player wrote, oldest first, one query read a few hundred rows at a time; one
     staff removed from its match's page says so (it is still theirs)."""
-    rows = Message.objects.filter(author=user).order_by("pk").values_list(
-        "match_id", "after_move", "created_at", "text", "hidden")
+    rows = (
+        Message.objects.filter(author=user)
+        .order_by("pk")
+        .values_list("match_id", "after_move", "created_at", "text", "hidden")
+    )
     for match, after_move, at, text, hidden in rows.iterator(chunk_size=500):
         yield {"match": match, "after_move": after_move, "at": at, "text": text, "removed_by_staff": hidden}
 
 
 def _reports(user: User) -> Iterator[dict]:
     """The messages the player reported to staff, and why (the message's words are its author's)."""
-    rows = MessageReport.objects.filter(reporter=user).order_by("pk").values_list(
-        "message__match_id", "message_id", "created_at", "reason")
+    rows = (
+        MessageReport.objects.filter(reporter=user)
+        .order_by("pk")
+        .values_list("message__match_id", "message_id", "created_at", "reason")
+    )
     for match, message, at, reason in rows.iterator(chunk_size=500):
         yield {"match": match, "message": message, "at": at, "reason": reason}
 

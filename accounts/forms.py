@@ -19,16 +19,20 @@ from games import webhooks
 WEBHOOK_CONTROL_CHARACTERS = "A web address may not contain control characters: copy it again from the chat's settings."
 UNKNOWN_TIME_ZONE = "That is not a time zone we know: choose yours from the list."
 # A sign-up whose browser gave no time zone we know (no JavaScript, or a forged form) starts in UTC.
-TIME_ZONE_NOT_TOLD = ("We could not tell your time zone from your browser, so your deadlines are shown in UTC for now: "
-                      "once you are signed in, choose your time zone in your profile.")
+TIME_ZONE_NOT_TOLD = (
+    "We could not tell your time zone from your browser, so your deadlines are shown in UTC for now: "
+    "once you are signed in, choose your time zone in your profile."
+)
 NAME_TAKEN = "Another player is already called “{name}”; choose another name."
 NAME_LOOKS_TAKEN = "“{name}” looks just like the name of another player; choose another name."
 NAME_INVISIBLE = "A name may not contain invisible or control characters."
 NAME_RESERVED = "Names that start with “AI”, “Player” or “Open seat” are how the site labels seats; choose another."
 NAME_NO_LETTER = "A name needs at least one letter or digit (“-” or “.” alone names nobody)."
 NAME_BRACKETS = "A name may not contain brackets: the site writes them after names (“Bob (green)”, “AI (Easy)”)."
-NAME_LOOKALIKE = ("A name may not mix alphabets or use letter variants (a Cyrillic “е” among Latin letters, "
-                  "“Ａｌｉｃｅ” in wide letters): such a name can pass for someone else's.")
+NAME_LOOKALIKE = (
+    "A name may not mix alphabets or use letter variants (a Cyrillic “е” among Latin letters, "
+    "“Ａｌｉｃｅ” in wide letters): such a name can pass for someone else's."
+)
 # "AI (Strong)", "Player 2", "player2", "AI_bot", "Open seat"; not "Aiden" or "Playful"
 SITE_LABELS = re.compile(r"(ai|players?|open ?seat)(?![^\W\d_])")
 BRACKETS = set("()[]{}")
@@ -55,7 +59,8 @@ def skeleton(name: str, stroke: str = "") -> str:
     """The name as it reads: each letter that looks like an ASCII one replaced by it; a
     non-ASCII one-stroke letter ("ӏ", "І") by ``stroke`` where given."""
     return "".join(
-        stroke if stroke and not char.isascii() and _latin_twins(char) & LOOK_ALIKE_STROKES
+        stroke
+        if stroke and not char.isascii() and _latin_twins(char) & LOOK_ALIKE_STROKES
         else min(_latin_twins(char), default=char)
         for char in name
     )
@@ -130,8 +135,16 @@ class ProfileForm(FocusFirstRefused, forms.ModelForm):
 
     class Meta:
         model = User
-        fields = ["display_name", "time_zone", "confirm_moves", "turn_notice", "digest_hour", "reminders",
-                  "message_emails", "webhook_url"]
+        fields = [
+            "display_name",
+            "time_zone",
+            "confirm_moves",
+            "turn_notice",
+            "digest_hour",
+            "reminders",
+            "message_emails",
+            "webhook_url",
+        ]
         widgets = {"digest_hour": forms.NumberInput(attrs={"max": 23})}  # the browser checks it too
         # "Enter a valid URL." refused ftp://… and the like, which are valid URLs: say what is wanted.
         error_messages = {"webhook_url": {"invalid": "Enter a web address that starts with http:// or https://."}}
@@ -164,14 +177,20 @@ class ProfileForm(FocusFirstRefused, forms.ModelForm):
 
 class VacationForm(forms.Form):
     days = forms.IntegerField(
-        min_value=1, max_value=VACATION_DAYS_PER_YEAR, initial=7, label="Days of vacation",
-        help_text="Each day is 24 hours from now. If you come back early, the days you did not begin go back.")
+        min_value=1,
+        max_value=VACATION_DAYS_PER_YEAR,
+        initial=7,
+        label="Days of vacation",
+        help_text="Each day is 24 hours from now. If you come back early, the days you did not begin go back.",
+    )
 
 
 PASSWORD_TO_CLOSE = "Type your password to close your account; it stays open until you do."
 WRONG_PASSWORD_TO_CLOSE = "That is not your password, so your account stays open."
-TOO_MANY_TO_CLOSE = ("Too many wrong passwords in a short time, so this one was not checked and your account stays "
-                     "open. Wait a few minutes and try again.")
+TOO_MANY_TO_CLOSE = (
+    "Too many wrong passwords in a short time, so this one was not checked and your account stays "
+    "open. Wait a few minutes and try again."
+)
 
 
 class CloseAccountForm(FocusFirstRefused, ReauthenticateForm):
@@ -206,8 +225,7 @@ class StaffSignInForm(AdminAuthenticationForm):
         username, password = self.cleaned_data.get("username"), self.cleaned_data.get("password")
         if username is not None and password:
             # Raises "Too many failed login attempts" once the limit is reached.
-            self.user_cache = get_adapter(self.request).authenticate(self.request, username=username,
-                                                                     password=password)
+            self.user_cache = get_adapter(self.request).authenticate(self.request, username=username, password=password)
             if self.user_cache is None:
                 raise self.get_invalid_login_error()
             self.confirm_login_allowed(self.user_cache)

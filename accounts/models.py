@@ -66,27 +66,37 @@ class User(AbstractUser):
     time_zone = models.CharField(max_length=64, default="UTC")  # one of TIME_ZONE_CHOICES (the profile form's)
     # Off by default: one click on the board sends a move, as it always did (site.js asks for a second one).
     confirm_moves = models.BooleanField(
-        "Confirm each move before it is sent", default=False,
+        "Confirm each move before it is sent",
+        default=False,
         help_text="A click on the board first selects the move; a second click on Confirm sends it.",
     )
     turn_notice = models.CharField(
-        "When it is my turn", max_length=8, choices=TurnNotice.choices, default=TurnNotice.INSTANT,
+        "When it is my turn",
+        max_length=8,
+        choices=TurnNotice.choices,
+        default=TurnNotice.INSTANT,
         help_text="Invitations, results, timeouts and more time from staff come at once, unless you choose no email.",
     )
     digest_hour = models.PositiveSmallIntegerField(
-        "Digest hour", default=8, validators=[MaxValueValidator(23)],
+        "Digest hour",
+        default=8,
+        validators=[MaxValueValidator(23)],
         help_text="The hour of the daily digest, in your time zone (0 to 23).",
     )
     reminders = models.CharField(
         "Reminders before my time runs out", max_length=20, choices=REMINDER_CHOICES, default="50,80", blank=True
     )
     message_emails = models.BooleanField(
-        "Email me when another player writes in my matches", default=True,
+        "Email me when another player writes in my matches",
+        default=True,
         help_text="A few minutes after the message, unless you read it on the match page first; with the daily "
-                  "digest, a line in it instead.",
+        "digest, a line in it instead.",
     )
     webhook_url = models.URLField(
-        "Webhook URL", max_length=500, blank=True, validators=[URLValidator(schemes=["http", "https"])],
+        "Webhook URL",
+        max_length=500,
+        blank=True,
+        validators=[URLValidator(schemes=["http", "https"])],
         help_text="A Discord or Slack incoming webhook: every notice is also posted there.",
     )
     # Vacation: while ``vacation_until`` is in the future the player's clocks are stopped.

@@ -28,15 +28,22 @@ def user_deactivate(*, user_id: int, actor: User | None) -> User:
         cancelled = f"{user.public_name} closed their account, so the match is cancelled."
         to_ai = f"{user.public_name} closed their account; the AI plays on."
     # A player's seat number never changes; the match's status may, so it is read under the lock.
-    seats = dict(Seat.objects.filter(user=user, match__status__in=[Status.OPEN, Status.ACTIVE])
-                 .values_list("match_id", "number"))
+    seats = dict(
+        Seat.objects.filter(user=user, match__status__in=[Status.OPEN, Status.ACTIVE]).values_list("match_id", "number")
+    )
     # Locked first, in one order: no join, move or staff action changes them between the look and the change.
     for match in Match.objects.select_for_update().filter(pk__in=seats).order_by("pk"):
         if match.status == Status.OPEN:
             services.match_abort(match_id=match.pk, actor=actor, reason=reason, why=cancelled)
         elif match.status == Status.ACTIVE:
-            services.seat_replace_by_ai(match_id=match.pk, seat_number=seats[match.pk],
-                                        level=max(match.game_obj.ai_levels), actor=actor, reason=reason, why=to_ai)
+            services.seat_replace_by_ai(
+                match_id=match.pk,
+                seat_number=seats[match.pk],
+                level=max(match.game_obj.ai_levels),
+                actor=actor,
+                reason=reason,
+                why=to_ai,
+            )
     return user
 
 

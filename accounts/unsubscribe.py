@@ -14,14 +14,19 @@ TURN_EMAILS = "turn"
 REMINDERS = "reminders"
 MESSAGES = "messages"
 TOPICS = {
-    TURN_EMAILS: ("game emails (your turn, invitations, results, timeouts, more time from staff, cancellations, "
-                  "new messages, the daily digest)"),
+    TURN_EMAILS: (
+        "game emails (your turn, invitations, results, timeouts, more time from staff, cancellations, "
+        "new messages, the daily digest)"
+    ),
     REMINDERS: "reminders before a clock runs out",
     MESSAGES: "emails when another player writes in your matches",
 }
 # Per topic: the field a link sets and the value that stops it.
-STOPS = {TURN_EMAILS: ("turn_notice", TurnNotice.NONE), REMINDERS: ("reminders", ""),
-         MESSAGES: ("message_emails", False)}
+STOPS = {
+    TURN_EMAILS: ("turn_notice", TurnNotice.NONE),
+    REMINDERS: ("reminders", ""),
+    MESSAGES: ("message_emails", False),
+}
 
 
 def make_token(user_id: int, topic: str) -> str:

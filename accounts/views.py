@@ -33,14 +33,17 @@ NOT_ON_VACATION = "You are not on vacation, so nothing changed: your clocks are 
 BAD_LINK = "This unsubscribe link is not valid."
 UNSUBSCRIBED = "Done: you will get no more {topic}."
 ALREADY_UNSUBSCRIBED = "You are unsubscribed already: you get no {topic}."
-OUT_OF_DATE = ("The page was out of date (you signed in or out in another tab or window), so nothing "
-               "was sent. Here it is again: please try once more.")
+OUT_OF_DATE = (
+    "The page was out of date (you signed in or out in another tab or window), so nothing "
+    "was sent. Here it is again: please try once more."
+)
 
 
 def _failures_to_show(user: User):
     """The last failed deliveries that still concern the current email address and webhook URL."""
     failures = Notification.objects.filter(
-        user=user, outcome=Notification.Outcome.FAILED,
+        user=user,
+        outcome=Notification.Outcome.FAILED,
         sent_at__gte=timezone.now() - timedelta(days=settings.FAILURES_SHOWN_DAYS),
     )
     if user.email_changed_at:
@@ -99,8 +102,12 @@ def vacation(request):
             messages.success(request, VACATION_STARTED)
             return redirect("profile")
     request.user.refresh_from_db()
-    return render(request, "accounts/profile.html",
-                  _profile_context(request, ProfileForm(instance=request.user), form), status=400)
+    return render(
+        request,
+        "accounts/profile.html",
+        _profile_context(request, ProfileForm(instance=request.user), form),
+        status=400,
+    )
 
 
 # 200 long matches (64,000 moves) took a web process about a second to write: 15 MB, 1 MB gzipped. A few
@@ -146,8 +153,9 @@ def account_close(request):
     if request.method == "GET":
         return render(request, "accounts/close.html", {"form": form, "staff": staff})
     if staff:
-        return render(request, "accounts/close.html", {"form": form, "staff": staff, "refused": STAFF_CLOSE_IN_ADMIN},
-                      status=403)
+        return render(
+            request, "accounts/close.html", {"form": form, "staff": staff, "refused": STAFF_CLOSE_IN_ADMIN}, status=403
+        )
     if not form.is_valid():
         return render(request, "accounts/close.html", {"form": form, "staff": staff}, status=400)
     user_close_own(user=user)
@@ -169,18 +177,24 @@ def unsubscribe_view(request, token: str):
         user = User.objects.get(pk=user_id)
         field, stopped = unsubscribe.STOPS[topic]
         if getattr(user, field) == stopped:  # the link opened again: say so rather than ask once more
-            return render(request, "accounts/unsubscribe.html",
-                          {**context, "done": ALREADY_UNSUBSCRIBED.format(topic=unsubscribe.TOPICS[topic])})
+            return render(
+                request,
+                "accounts/unsubscribe.html",
+                {**context, "done": ALREADY_UNSUBSCRIBED.format(topic=unsubscribe.TOPICS[topic])},
+            )
         # Which account: the link may have been forwarded, or the reader has several.
-        return render(request, "accounts/unsubscribe.html",
-                      {**context, "topic": unsubscribe.TOPICS[topic], "owner": user})
+        return render(
+            request, "accounts/unsubscribe.html", {**context, "topic": unsubscribe.TOPICS[topic], "owner": user}
+        )
     field, stopped = unsubscribe.STOPS[topic]
     User.objects.filter(pk=user_id).update(**{field: stopped})
     services.notification_settings_changed(user_id=user_id)
     if request.POST.get("List-Unsubscribe") == "One-Click":
         return HttpResponse("Unsubscribed.", content_type="text/plain")
-    return render(request, "accounts/unsubscribe.html",
-                  {**context, "done": UNSUBSCRIBED.format(topic=unsubscribe.TOPICS[topic])})
+    return render(
+        request, "accounts/unsubscribe.html", {**context, "done": UNSUBSCRIBED.format(topic=unsubscribe.TOPICS[topic])}
+    )
+
 
 # The fixed start of Django's reasons for a request whose Origin or Referer is not this site.
 CROSS_SITE_REASONS = (REASON_BAD_ORIGIN.split("%s")[0], REASON_BAD_REFERER.split("%s")[0])
@@ -199,21 +213,33 @@ def csrf_failure(request, reason: str = ""):
         return HttpResponseClientRefresh()
     http_only_site = settings.CSRF_COOKIE_SECURE and not request.is_secure()
     # The browser's address is this very site over https, which the site itself sees as plain http.
-    https_seen_as_http = from_elsewhere and request.headers.get("Origin") == f"https://{request.get_host()}" \
-        and not request.is_secure()
-    return render(request, "403_csrf.html", {"no_cookie": no_cookie, "http_only_site": http_only_site,
-                                             "from_elsewhere": from_elsewhere,
-                                             "https_seen_as_http": https_seen_as_http}, status=403)
+    https_seen_as_http = (
+        from_elsewhere and request.headers.get("Origin") == f"https://{request.get_host()}" and not request.is_secure()
+    )
+    return render(
+        request,
+        "403_csrf.html",
+        {
+            "no_cookie": no_cookie,
+            "http_only_site": http_only_site,
+            "from_elsewhere": from_elsewhere,
+            "https_seen_as_http": https_seen_as_http,
+        },
+        status=403,
+    )
 
 
-RESEND_WAIT = ("No email was sent: a confirmation went to that address less than 3 minutes ago (at most one every "
-               "3 minutes). Look for it in your inbox and spam folder, or try again in a few minutes.")
+RESEND_WAIT = (
+    "No email was sent: a confirmation went to that address less than 3 minutes ago (at most one every "
+    "3 minutes). Look for it in your inbox and spam folder, or try again in a few minutes."
+)
 
 
 ALREADY_CONFIRMED = "{email} is confirmed already, so no email was sent."
 ALREADY_PRIMARY = "{email} is your primary address already, so nothing changed."
-NOT_ON_ACCOUNT = ("That address is not on your account (it may have been removed in another tab or window), "
-                  "so nothing changed.")
+NOT_ON_ACCOUNT = (
+    "That address is not on your account (it may have been removed in another tab or window), so nothing changed."
+)
 NO_ADDRESS_CHOSEN = "No address was chosen, so nothing changed."
 
 
@@ -256,7 +282,6 @@ class EmailAddressesView(EmailView):
             messages.info(request, ALREADY_PRIMARY.format(email=address.email))
             return None
         return super()._action_primary(request, *args, **kwargs)
-
 
     def _action_remove(self, request, *args, **kwargs):
         address = self._get_email_address(request)

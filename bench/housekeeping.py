@@ -53,19 +53,29 @@ def fill(rows: int) -> None:
         numbers = range(start, min(start + CHUNK, rows + LIVE))
         Session.objects.bulk_create(
             Session(session_key=f"bench{n:035d}", session_data="x", expire_date=past if n < rows else future)
-            for n in numbers)
+            for n in numbers
+        )
         with connection.cursor() as cursor:
-            cursor.executemany("INSERT INTO django_cache (cache_key, value, expires) VALUES (%s, %s, %s)",
-                               [(f":1:bench-{n}", "gAVLAS4=", past if n < rows else future) for n in numbers])
+            cursor.executemany(
+                "INSERT INTO django_cache (cache_key, value, expires) VALUES (%s, %s, %s)",
+                [(f":1:bench-{n}", "gAVLAS4=", past if n < rows else future) for n in numbers],
+            )
         Notification.objects.bulk_create(
-            Notification(user=user, kind=Notification.Kind.YOUR_TURN, subject="Your turn", body="x" * 400,
-                         sent_at=now - timedelta(days=100 if n < rows else 1), outcome=Notification.Outcome.SENT)
-            for n in numbers)
+            Notification(
+                user=user,
+                kind=Notification.Kind.YOUR_TURN,
+                subject="Your turn",
+                body="x" * 400,
+                sent_at=now - timedelta(days=100 if n < rows else 1),
+                outcome=Notification.Outcome.SENT,
+            )
+            for n in numbers
+        )
     long_ago = now - timedelta(days=101)
     Notification.objects.filter(sent_at__lt=now - timedelta(days=99)).update(created_at=long_ago, due_at=long_ago)
     with connection.cursor() as cursor:
         for name in ("django_session", "django_cache", "games_notification"):
-            cursor.execute(f"ANALYZE {name}" if connection.vendor == "postgresql" else f"ANALYZE \"{name}\"")
+            cursor.execute(f"ANALYZE {name}" if connection.vendor == "postgresql" else f'ANALYZE "{name}"')
 
 
 def cache_write_ms() -> float:
@@ -87,7 +97,7 @@ def plan(queryset) -> str:
     """The database's plan for one batch's selection, on one line."""
     selection = queryset.select_for_update(skip_locked=True).order_by().values_list("pk", flat=True)
     with transaction.atomic():
-        lines = selection[:housekeeping.BATCH].explain().splitlines()
+        lines = selection[: housekeeping.BATCH].explain().splitlines()
     return "\n    ".join(line.split("  (cost")[0] for line in lines)
 
 
@@ -96,8 +106,10 @@ def main() -> None:
     parser.add_argument("--rows", type=int, default=100_000, help="expired rows of each kind (default 100000)")
     args = parser.parse_args()
     with throwaway_database() as database:
-        print(f"Database: {database}; {args.rows} expired rows of each kind, {LIVE} live, "
-              f"batches of {housekeeping.BATCH}\n")
+        print(
+            f"Database: {database}; {args.rows} expired rows of each kind, {LIVE} live, "
+            f"batches of {housekeeping.BATCH}\n"
+        )
         began = time.perf_counter()
         fill(args.rows)
         print(f"Filled in {time.perf_counter() - began:.1f} s\n")
@@ -107,9 +119,11 @@ def main() -> None:
 
         write_before = cache_write_ms()
         rows, total = [], 0.0
-        for name, clear in [("sessions", housekeeping.expired_sessions_clear),
-                            ("cache rows", housekeeping.expired_cache_clear),
-                            ("notifications", housekeeping.old_notifications_clear)]:
+        for name, clear in [
+            ("sessions", housekeeping.expired_sessions_clear),
+            ("cache rows", housekeeping.expired_cache_clear),
+            ("notifications", housekeeping.old_notifications_clear),
+        ]:
             count, seconds = timed(clear)
             batches = -(-count // housekeeping.BATCH)
             rows.append([name, str(count), f"{seconds:.2f} s", f"{seconds / max(batches, 1) * 1000:.1f} ms"])
@@ -117,15 +131,21 @@ def main() -> None:
         print(table(["cleared", "rows", "time", "per batch"], rows))
         write_after = cache_write_ms()
         again, second = timed(tasks.clear_expired)
-        print(f"\nOne run: {total:.2f} s; a second run (the whole task) found {sum(again.values())} rows "
-              f"in {second * 1000:.0f} ms")
-        print(f"A cache write (a sign-in's rate-limit counter), median of {CACHE_WRITES}: "
-              f"{write_before:.2f} ms with the backlog, {write_after:.2f} ms after")
+        print(
+            f"\nOne run: {total:.2f} s; a second run (the whole task) found {sum(again.values())} rows "
+            f"in {second * 1000:.0f} ms"
+        )
+        print(
+            f"A cache write (a sign-in's rate-limit counter), median of {CACHE_WRITES}: "
+            f"{write_before:.2f} ms with the backlog, {write_after:.2f} ms after"
+        )
         assert Session.objects.count() == LIVE, "live sessions must stay"
 
         Session.objects.all().delete()
-        fill_sessions_only = [Session(session_key=f"again{n:035d}", session_data="x",
-                                      expire_date=timezone.now() - timedelta(days=1)) for n in range(args.rows)]
+        fill_sessions_only = [
+            Session(session_key=f"again{n:035d}", session_data="x", expire_date=timezone.now() - timedelta(days=1))
+            for n in range(args.rows)
+        ]
         Session.objects.bulk_create(fill_sessions_only, batch_size=CHUNK)
         _, django_own = timed(SessionStore.clear_expired)
         assert not Session.objects.exists()

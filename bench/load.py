@@ -87,7 +87,7 @@ MIX = [
 ]
 TOKEN = re.compile(r"/poll/\?token=([^\"&]+)\"")
 MOVE_BUTTON = re.compile(r"<button[^>]*name=\"move\" value=\"([^\"]+)\"[^>]*>")
-UNMARKED = "tabindex=\"-1\""  # a Mecca square that only answers why not: players click the marked ones
+UNMARKED = 'tabindex="-1"'  # a Mecca square that only answers why not: players click the marked ones
 MOVE_VALS = re.compile(r"hx-vals='\{&quot;move&quot;: &quot;(.*?)&quot;|hx-vals='\{\"move\": \"([^\"]+)\"")
 VERSION = re.compile(r"name=\"version\" value=\"(\d+)\"|\"version\": \"(\d+)\"")
 REFUSAL = re.compile(r"<p class=\"error\" role=\"alert\">(.*?)</p>", re.DOTALL)
@@ -117,18 +117,58 @@ class Site:
 
     def __init__(self, var: Path, port: int, web_workers: int, threads: int, concurrency: int):
         self.var, self.port = var, port
-        self.env = {**os.environ, "DATABASE_URL": database_url(), "DJANGO_DEBUG": "0",
-                    "DJANGO_SECRET_KEY": secrets.token_urlsafe(50), "DJANGO_ALLOWED_HOSTS": "127.0.0.1",
-                    "DJANGO_SECURE_COOKIES": "0", "DJANGO_TRUSTED_PROXY_COUNT": "1", "VAR_DIR": str(var),
-                    "SITE_URL": f"http://127.0.0.1:{port}", "LOG_LEVEL": "WARNING"}
+        self.env = {
+            **os.environ,
+            "DATABASE_URL": database_url(),
+            "DJANGO_DEBUG": "0",
+            "DJANGO_SECRET_KEY": secrets.token_urlsafe(50),
+            "DJANGO_ALLOWED_HOSTS": "127.0.0.1",
+            "DJANGO_SECURE_COOKIES": "0",
+            "DJANGO_TRUSTED_PROXY_COUNT": "1",
+            "VAR_DIR": str(var),
+            "SITE_URL": f"http://127.0.0.1:{port}",
+            "LOG_LEVEL": "WARNING",
+        }
         python = sys.executable
         self.commands = {
-            "web": [python, "-m", "gunicorn", "config.wsgi", "-b", f"127.0.0.1:{port}", "-w", str(web_workers),
-                    "--threads", str(threads)],
-            "worker": [python, "-m", "celery", "-A", "config", "worker", "--concurrency", str(concurrency),
-                       "--loglevel", "WARNING", "--without-gossip", "--without-mingle"],
-            "beat": [python, "-m", "celery", "-A", "config", "beat", "--loglevel", "WARNING",
-                     "-s", str(var / "celerybeat-schedule")],
+            "web": [
+                python,
+                "-m",
+                "gunicorn",
+                "config.wsgi",
+                "-b",
+                f"127.0.0.1:{port}",
+                "-w",
+                str(web_workers),
+                "--threads",
+                str(threads),
+            ],
+            "worker": [
+                python,
+                "-m",
+                "celery",
+                "-A",
+                "config",
+                "worker",
+                "--concurrency",
+                str(concurrency),
+                "--loglevel",
+                "WARNING",
+                "--without-gossip",
+                "--without-mingle",
+            ],
+            "beat": [
+                python,
+                "-m",
+                "celery",
+                "-A",
+                "config",
+                "beat",
+                "--loglevel",
+                "WARNING",
+                "-s",
+                str(var / "celerybeat-schedule"),
+            ],
         }
         self.processes: dict[str, subprocess.Popen] = {}
 
@@ -136,12 +176,14 @@ class Site:
         return self.var / f"{name}.log"
 
     def start(self) -> None:
-        subprocess.run([sys.executable, "manage.py", "collectstatic", "--noinput", "-v", "0"], cwd=ROOT, env=self.env,
-                       check=True)
+        subprocess.run(
+            [sys.executable, "manage.py", "collectstatic", "--noinput", "-v", "0"], cwd=ROOT, env=self.env, check=True
+        )
         for name, command in self.commands.items():
             with self.log(name).open("w") as out:
-                self.processes[name] = subprocess.Popen(command, cwd=ROOT, env=self.env, stdout=out,
-                                                        stderr=subprocess.STDOUT)
+                self.processes[name] = subprocess.Popen(
+                    command, cwd=ROOT, env=self.env, stdout=out, stderr=subprocess.STDOUT
+                )
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
             try:
@@ -170,15 +212,22 @@ class Site:
         """Resident memory of each process with its children (gunicorn's and Celery's workers)."""
         sizes = {}
         for name, process in self.processes.items():
-            listed = subprocess.run(["ps", "-o", "rss=", "-p", str(process.pid), "--ppid", str(process.pid)],
-                                    capture_output=True, text=True).stdout.split()
+            listed = subprocess.run(
+                ["ps", "-o", "rss=", "-p", str(process.pid), "--ppid", str(process.pid)], capture_output=True, text=True
+            ).stdout.split()
             sizes[name] = sum(map(int, listed)) / 1024
         return sizes
 
     def problems(self) -> dict[str, list[str]]:
         """The lines of each log that speak of an error."""
-        return {name: [line.rstrip() for line in self.log(name).read_text(errors="replace").splitlines()
-                       if any(word in line for word in LOG_PROBLEMS)] for name in self.commands}
+        return {
+            name: [
+                line.rstrip()
+                for line in self.log(name).read_text(errors="replace").splitlines()
+                if any(word in line for word in LOG_PROBLEMS)
+            ]
+            for name in self.commands
+        }
 
 
 # --- a browser ------------------------------------------------------------------------------
@@ -193,13 +242,19 @@ class Browser:
         self.csrf = ""
 
     def request(self, method: str, path: str, data: dict | None = None, htmx: bool = False) -> tuple[int, str, float]:
-        headers = {"X-Forwarded-For": self.address, "Accept-Encoding": "gzip",
-                   "Cookie": "; ".join(f"{k}={v}" for k, v in self.cookies.items())}
+        headers = {
+            "X-Forwarded-For": self.address,
+            "Accept-Encoding": "gzip",
+            "Cookie": "; ".join(f"{k}={v}" for k, v in self.cookies.items()),
+        }
         body = None
         if data is not None:
             body = urlencode(data)
-            headers |= {"Content-Type": "application/x-www-form-urlencoded",
-                        "Origin": f"http://127.0.0.1:{self.port}", "Referer": f"http://127.0.0.1:{self.port}{path}"}
+            headers |= {
+                "Content-Type": "application/x-www-form-urlencoded",
+                "Origin": f"http://127.0.0.1:{self.port}",
+                "Referer": f"http://127.0.0.1:{self.port}{path}",
+            }
         if htmx:
             headers |= {"HX-Request": "true", "X-CSRFToken": self.csrf}
         started = time.perf_counter()
@@ -224,8 +279,9 @@ class Browser:
     def sign_in(self, username: str) -> tuple[int, float]:
         _, page, _ = self.get("/accounts/login/")
         token = CSRF_FIELD.search(page).group(1)
-        status, _, elapsed = self.request("POST", "/accounts/login/",
-                                          {"login": username, "password": PASSWORD, "csrfmiddlewaretoken": token})
+        status, _, elapsed = self.request(
+            "POST", "/accounts/login/", {"login": username, "password": PASSWORD, "csrfmiddlewaretoken": token}
+        )
         return status, elapsed
 
 
@@ -265,8 +321,10 @@ class Page:
         if found:
             self.token = html.unescape(found.group(1))
             self.version = int(self.token.split("-")[0])
-        self.moves = sorted({html.unescape(a or b) for a, b in MOVE_VALS.findall(text)}
-                            | {html.unescape(m[1]) for m in MOVE_BUTTON.finditer(text) if UNMARKED not in m[0]})
+        self.moves = sorted(
+            {html.unescape(a or b) for a, b in MOVE_VALS.findall(text)}
+            | {html.unescape(m[1]) for m in MOVE_BUTTON.finditer(text) if UNMARKED not in m[0]}
+        )
         versions = {int(a or b) for a, b in VERSION.findall(text)}
         if versions and versions != {self.version}:
             self.moves = []  # a form older than the token: never seen, but then no move from it
@@ -308,15 +366,15 @@ class Player(threading.Thread):
 
     def poll(self, page: Page) -> None:
         page.next_poll = time.monotonic() + self.args.poll
-        status, text, elapsed = self.browser.get(f"/matches/{page.match_id}/poll/?token={quote(page.token)}",
-                                                 htmx=True)
+        status, text, elapsed = self.browser.get(f"/matches/{page.match_id}/poll/?token={quote(page.token)}", htmx=True)
         self.stats.add("poll", status, elapsed)
         if status == 200:
             page.read(text, self.stats)
 
     def post(self, browser: Browser, page: Page, move: str, version: int, user_id: int) -> tuple[int, str]:
-        status, text, elapsed = browser.request("POST", f"/matches/{page.match_id}/move/",
-                                                {"move": move, "version": version}, htmx=True)
+        status, text, elapsed = browser.request(
+            "POST", f"/matches/{page.match_id}/move/", {"move": move, "version": version}, htmx=True
+        )
         self.stats.add("move", status, elapsed)
         with self.stats.lock:
             if status == 200:
@@ -344,8 +402,9 @@ class Player(threading.Thread):
         if others := [m for m in page.moves if m != move]:
             posts.append((self.browser, page.version, self.rng.choice(others), self.user.pk))
         for other in self.others.get(page.match_id, []):
-            posts.append((other.browser, other.pages[page.match_id].version, self.rng.choice(page.moves),
-                          other.user.pk))
+            posts.append(
+                (other.browser, other.pages[page.match_id].version, self.rng.choice(page.moves), other.user.pk)
+            )
         answers: list[tuple[int, str]] = [(0, "")] * len(posts)
         barrier = threading.Barrier(len(posts))
 
@@ -420,8 +479,12 @@ def make_players(count: int) -> list[User]:
     password = make_password(PASSWORD)  # hashed once: every player has the same password
     users = []
     for number in range(count):
-        user = User.objects.create(username=f"player{number}", email=f"player{number}@example.com",
-                                   password=password, display_name=f"Player {number}")
+        user = User.objects.create(
+            username=f"player{number}",
+            email=f"player{number}@example.com",
+            password=password,
+            display_name=f"Player {number}",
+        )
         EmailAddress.objects.create(user=user, email=user.email, verified=True, primary=True)
         users.append(user)
     return users
@@ -435,8 +498,11 @@ def make_matches(count: int, users: list[User]) -> list[tuple[Match, list[User]]
         slug, options, humans, ai_levels = MIX[number % len(MIX)]
         players = [users[(turn + offset) % len(users)] for offset in range(humans)]
         turn += humans
-        seats = [SeatSpec("creator"), *[SeatSpec("user", username=u.username) for u in players[1:]],
-                 *[SeatSpec("ai", ai_level=level) for level in ai_levels]]
+        seats = [
+            SeatSpec("creator"),
+            *[SeatSpec("user", username=u.username) for u in players[1:]],
+            *[SeatSpec("ai", ai_level=level) for level in ai_levels],
+        ]
         match = services.match_create(creator=players[0], game_slug=slug, options=options, seats=seats)
         for user in players[1:]:
             services.match_accept(match_id=match.pk, user=user)
@@ -456,8 +522,14 @@ def latency_row(kind: str, times: list[float]) -> list[str]:
     if not times:
         return [kind, "0", "-", "-", "-", "-"]
     ms = [1000 * t for t in times]
-    return [kind, str(len(ms)), f"{statistics.median(ms):.0f}", f"{percentile(ms, 0.95):.0f}",
-            f"{max(ms):.0f}", f"{statistics.mean(ms):.0f}"]
+    return [
+        kind,
+        str(len(ms)),
+        f"{statistics.median(ms):.0f}",
+        f"{percentile(ms, 0.95):.0f}",
+        f"{max(ms):.0f}",
+        f"{statistics.mean(ms):.0f}",
+    ]
 
 
 def ai_answer_times() -> list[float]:
@@ -486,8 +558,11 @@ def check_matches(stats: Stats) -> list[str]:
     records = {(r.match_id, r.ply): r for r in MoveRecord.objects.select_related("match")}
     for match_id, version, move, user_id in stats.accepted:
         record = records.get((match_id, version))
-        if (record is None or record.seat != seats[match_id, user_id]
-                or record.notation != record.match.game_obj.normalize(move)):
+        if (
+            record is None
+            or record.seat != seats[match_id, user_id]
+            or record.notation != record.match.game_obj.normalize(move)
+        ):
             wrong.append(f"match {match_id}: {move!r} at version {version} was answered 200 but is not its record")
     return wrong
 
@@ -506,52 +581,79 @@ class AfterPlay:
 def report(stats: Stats, sampler: Sampler, after: AfterPlay) -> None:
     window = after.window
     played = (window[1] - window[0]).total_seconds()
-    print(table(["request", "n", "p50 ms", "p95 ms", "max ms", "mean ms"],
-                [latency_row(kind, stats.times.get(kind, [])) for kind in ("sign-in", "page", "move", "poll")]))
+    print(
+        table(
+            ["request", "n", "p50 ms", "p95 ms", "max ms", "mean ms"],
+            [latency_row(kind, stats.times.get(kind, [])) for kind in ("sign-in", "page", "move", "poll")],
+        )
+    )
     print()
     by_status = Counter()
     for (kind, status), count in stats.statuses.items():
         if kind != "burst":
             by_status[kind, status] += count
-    print("Answers by status: " + ", ".join(f"{kind} {status}: {count}" for (kind, status), count
-                                            in sorted(by_status.items())))
-    print(f"  bursts: {sum(c for (k, _), c in stats.statuses.items() if k == 'burst')}; moves refused: "
-          + "; ".join(f"{status} {message!r} {count}" for (status, message), count in stats.refusals.most_common()))
+    print(
+        "Answers by status: "
+        + ", ".join(f"{kind} {status}: {count}" for (kind, status), count in sorted(by_status.items()))
+    )
+    print(
+        f"  bursts: {sum(c for (k, _), c in stats.statuses.items() if k == 'burst')}; moves refused: "
+        + "; ".join(f"{status} {message!r} {count}" for (status, message), count in stats.refusals.most_common())
+    )
     server_errors = sum(count for (_, status), count in by_status.items() if status >= 500)
     during = MoveRecord.objects.filter(created_at__range=window)
     human, ai = during.filter(by_ai=False).count(), during.filter(by_ai=True).count()
-    print(f"Moves stored: {human} by players, {ai} by the AI, in {played:.0f} s: {(human + ai) / played:.1f} moves/s "
-          f"({human / played:.1f} posted by players); 5xx answers: {server_errors}; "
-          f"turns shown without a move to click: {stats.turns_without_moves}")
+    print(
+        f"Moves stored: {human} by players, {ai} by the AI, in {played:.0f} s: {(human + ai) / played:.1f} moves/s "
+        f"({human / played:.1f} posted by players); 5xx answers: {server_errors}; "
+        f"turns shown without a move to click: {stats.turns_without_moves}"
+    )
     ai_times = ai_answer_times()
     if ai_times:
         ms = [1000 * t for t in ai_times]
-        print(f"AI answer (the move before it -> the AI's move stored, through Redis and the worker): "
-              f"n {len(ms)}, p50 {statistics.median(ms):.0f} ms, p95 {percentile(ms, 0.95):.0f} ms, "
-              f"max {max(ms):.0f} ms")
+        print(
+            f"AI answer (the move before it -> the AI's move stored, through Redis and the worker): "
+            f"n {len(ms)}, p50 {statistics.median(ms):.0f} ms, p95 {percentile(ms, 0.95):.0f} ms, "
+            f"max {max(ms):.0f} ms"
+        )
     with connection.cursor() as cursor:
         cursor.execute("SHOW max_connections")
         max_connections = int(cursor.fetchone()[0])
-    print(f"PostgreSQL: connections of this database at most {max(sampler.connections, default=0)} "
-          f"(at the end {sampler.connections[-1] if sampler.connections else 0}; {len(sampler.pids)} server "
-          f"processes in all) of max_connections {max_connections}; waiting on a lock at once at most "
-          f"{max(sampler.waiting, default=0)}; deadlocks {after.deadlocks}")
-    print("Memory (with its children), every 10 s of play: "
-          + "; ".join(f"{name} " + " ".join(f"{sizes[name]:.0f}" for sizes in sampler.memory) + " MB"
-                      for name in sampler.memory[0]))
+    print(
+        f"PostgreSQL: connections of this database at most {max(sampler.connections, default=0)} "
+        f"(at the end {sampler.connections[-1] if sampler.connections else 0}; {len(sampler.pids)} server "
+        f"processes in all) of max_connections {max_connections}; waiting on a lock at once at most "
+        f"{max(sampler.waiting, default=0)}; deadlocks {after.deadlocks}"
+    )
+    print(
+        "Memory (with its children), every 10 s of play: "
+        + "; ".join(
+            f"{name} " + " ".join(f"{sizes[name]:.0f}" for sizes in sampler.memory) + " MB"
+            for name in sampler.memory[0]
+        )
+    )
     print(f"Celery queue: at most {max(sampler.queued, default=0)} tasks waiting; {after.leftover} left when stopped")
     for name, lines in after.problems.items():
         timeouts = sum(1 for line in lines if "timeout" in line)
-        print(f"{name} log: {len(lines)} error lines ({timeouts} of lock or statement timeouts)"
-              + "".join(f"\n    {line[:200]}" for line in lines[:5]))
+        print(
+            f"{name} log: {len(lines)} error lines ({timeouts} of lock or statement timeouts)"
+            + "".join(f"\n    {line[:200]}" for line in lines[:5])
+        )
     if after.server_lines is not None:
-        print(f"Server log, this run's connections: {len(after.server_lines)} lines"
-              + "".join(f"\n    {line[:200]}" for line in after.server_lines[:10]))
+        print(
+            f"Server log, this run's connections: {len(after.server_lines)} lines"
+            + "".join(f"\n    {line[:200]}" for line in after.server_lines[:10])
+        )
     wrong = check_matches(stats)
     finished = Match.objects.filter(status=Status.FINISHED).count()
-    print(f"Check: {Match.objects.count()} matches ({finished} finished), {len(stats.accepted)} moves answered 200: "
-          + ("every state is the replay of its moves, no ply missing or twice, every accepted move stored"
-             if not wrong else f"{len(wrong)} PROBLEMS" + "".join(f"\n    {line}" for line in wrong[:20])))
+    print(
+        f"Check: {Match.objects.count()} matches ({finished} finished), {len(stats.accepted)} moves answered 200: "
+        + (
+            "every state is the replay of its moves, no ply missing or twice, every accepted move stored"
+            if not wrong
+            else f"{len(wrong)} PROBLEMS" + "".join(f"\n    {line}" for line in wrong[:20])
+        )
+    )
 
 
 # --- the run ---------------------------------------------------------------------------------
@@ -585,21 +687,26 @@ def main() -> None:
         users = make_players(args.players)
         matches = make_matches(args.matches, users)
         site = Site(Path(var), free_port(), args.web_workers, args.threads, args.concurrency)
-        print(f"Database {database}; gunicorn {args.web_workers} workers × {args.threads} threads, Celery worker "
-              f"concurrency {args.concurrency}, beat; {args.players} players, {args.matches} matches, "
-              f"{args.seconds:.0f} s of play, think {args.think} s, poll {args.poll} s, bursts {args.burst:.0%}")
+        print(
+            f"Database {database}; gunicorn {args.web_workers} workers × {args.threads} threads, Celery worker "
+            f"concurrency {args.concurrency}, beat; {args.players} players, {args.matches} matches, "
+            f"{args.seconds:.0f} s of play, think {args.think} s, poll {args.poll} s, bursts {args.burst:.0%}"
+        )
         try:
             site.start()
-            print(f"Set-up (database, players, matches, collectstatic, processes up): "
-                  f"{time.perf_counter() - started:.1f} s\n")
+            print(
+                f"Set-up (database, players, matches, collectstatic, processes up): "
+                f"{time.perf_counter() - started:.1f} s\n"
+            )
             run(site, users, matches, queue, args)
         finally:
             site.stop_all()
             connection.close()
 
 
-def run(site: Site, users: list[User], matches: list[tuple[Match, list[User]]], queue: redis.Redis,
-        args: argparse.Namespace) -> None:
+def run(
+    site: Site, users: list[User], matches: list[tuple[Match, list[User]]], queue: redis.Redis, args: argparse.Namespace
+) -> None:
     stats = Stats()
     log_start = args.pg_log.stat().st_size if args.pg_log else 0
     deadlocks_before = deadlocks()
@@ -608,8 +715,10 @@ def run(site: Site, users: list[User], matches: list[tuple[Match, list[User]]], 
         own_pids = {cursor.fetchone()[0]}
     sampler = Sampler(queue, own_pids, site)
     sampler.start()
-    players = {user.pk: Player(user, Browser(site.port, f"10.9.{n // 250}.{n % 250 + 1}"), stats, args)
-               for n, user in enumerate(users)}
+    players = {
+        user.pk: Player(user, Browser(site.port, f"10.9.{n // 250}.{n % 250 + 1}"), stats, args)
+        for n, user in enumerate(users)
+    }
     for player in players.values():
         status, elapsed = player.browser.sign_in(player.user.username)
         stats.add("sign-in", status, elapsed)
@@ -627,16 +736,17 @@ def run(site: Site, users: list[User], matches: list[tuple[Match, list[User]]], 
     window = (play_started, timezone.now())
     site.stop("beat")
     settle = time.monotonic() + 30  # the AI moves and emails already asked for
-    while time.monotonic() < settle and (queue.llen("celery") or Seat.objects.filter(
-            match__status=Status.ACTIVE, ai_level__isnull=False, to_act=True).exists()):
+    while time.monotonic() < settle and (
+        queue.llen("celery")
+        or Seat.objects.filter(match__status=Status.ACTIVE, ai_level__isnull=False, to_act=True).exists()
+    ):
         time.sleep(0.5)
     sampler.stop.set()
     sampler.join()
     leftover = queue.llen("celery")
     site.stop_all()
     server_lines = server_log_lines(args.pg_log, log_start, sampler.pids) if args.pg_log else None
-    report(stats, sampler, AfterPlay(window, deadlocks() - deadlocks_before, site.problems(), server_lines,
-                                     leftover))
+    report(stats, sampler, AfterPlay(window, deadlocks() - deadlocks_before, site.problems(), server_lines, leftover))
 
 
 if __name__ == "__main__":

@@ -57,8 +57,10 @@ def pairings_line(matchup: Matchup) -> str:
                 ahead += mine > theirs
                 level += mine == theirs
     low, high = wilson(ahead, pairs)
-    return (f"    {matchup.measured} against one given {matchup.others} player: ahead in {ahead / pairs:.1%} "
-            f"(95% {low:.1%}–{high:.1%}) of {pairs} pairings, level in {level}")
+    return (
+        f"    {matchup.measured} against one given {matchup.others} player: ahead in {ahead / pairs:.1%} "
+        f"(95% {low:.1%}–{high:.1%}) of {pairs} pairings, level in {level}"
+    )
 
 
 def speed(level: str) -> list[str]:

@@ -65,9 +65,11 @@ def main(argv: list[str]) -> None:
     margins = [record.margin for record in records]
     changed = " ".join(f"{name}={value:g}" for name, value in weights.items()) or "none"
     print(f"Mecca judge alone (no playouts), beam {args.beam}, weights changed: {changed}")
-    print(f"  strong vs 3 random, seeds {args.start}–{args.start + args.games - 1}: won {wins / len(records):.1%} "
-          f"(95% {low:.1%}–{high:.1%}); mean margin {mean(margins):+.2f} ± {stdev(margins) / len(margins) ** 0.5:.2f} "
-          f"[{time.perf_counter() - started:.0f} s]")
+    print(
+        f"  strong vs 3 random, seeds {args.start}–{args.start + args.games - 1}: won {wins / len(records):.1%} "
+        f"(95% {low:.1%}–{high:.1%}); mean margin {mean(margins):+.2f} ± {stdev(margins) / len(margins) ** 0.5:.2f} "
+        f"[{time.perf_counter() - started:.0f} s]"
+    )
 
 
 if __name__ == "__main__":

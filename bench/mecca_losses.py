@@ -75,8 +75,15 @@ def play(n: int) -> Game:
     totals = list(outcome.scores)
     best_other = max((other for other in range(SEATS) if other != seat), key=lambda other: totals[other])
     place = turn_order(state.entrances).index(seat) + 1  # with four players, seat s plays colour s
-    record = Game(seat, seat in outcome.winners, place, lost, margins=margins, best_other=best_other,
-                  ended_by_self=before.colour == seat)
+    record = Game(
+        seat,
+        seat in outcome.winners,
+        place,
+        lost,
+        margins=margins,
+        best_other=best_other,
+        ended_by_self=before.colour == seat,
+    )
     for (_round, colour), count in placed.items():
         if count == max_per_turn(SEATS):
             record.full_turns[owner(colour, SEATS)] += 1
@@ -95,15 +102,19 @@ def report(games: list[Game]) -> list[str]:
     lines = ["Won by place in the playing order:"]
     lines += [won_line(str(place), [game for game in games if game.place == place]) for place in range(1, SEATS + 1)]
     lines.append("Won by whose turn ended the game:")
-    lines += [won_line(label, [game for game in games if game.ended_by_self == mine])
-              for label, mine in (("its own", True), ("another colour's", False))]
+    lines += [
+        won_line(label, [game for game in games if game.ended_by_self == mine])
+        for label, mine in (("its own", True), ("another colour's", False))
+    ]
     for label, part in (("won", [g for g in games if g.won]), ("lost", [g for g in games if not g.won])):
         if not part:
             continue
         lines.append(f"Games {label} ({len(part)}):")
         lines.append(f"  pilgrims lost to the others' removals: {mean(g.lost_to_removals for g in part):.2f}")
-        lines.append(f"  turns of three pilgrims: AI {mean(g.full_turns[g.seat] for g in part):.2f}, "
-                     f"best other {mean(g.full_turns[g.best_other] for g in part):.2f}")
+        lines.append(
+            f"  turns of three pilgrims: AI {mean(g.full_turns[g.seat] for g in part):.2f}, "
+            f"best other {mean(g.full_turns[g.best_other] for g in part):.2f}"
+        )
         after = []
         for round_number in range(1, ROUNDS_SHOWN + 1):
             reached = [g.margins[round_number - 1] for g in part if len(g.margins) >= round_number]
@@ -126,8 +137,10 @@ def main(argv: list[str]) -> None:
     else:
         games = [play(n) for n in seeds]
     wins = sum(game.won for game in games)
-    print(f"Mecca, strong vs 3 random, seeds {args.start}–{args.start + args.games - 1}: "
-          f"won {wins / len(games):.1%} of {len(games)}")
+    print(
+        f"Mecca, strong vs 3 random, seeds {args.start}–{args.start + args.games - 1}: "
+        f"won {wins / len(games):.1%} of {len(games)}"
+    )
     print("\n".join(report(games)))
 
 

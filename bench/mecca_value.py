@@ -74,8 +74,12 @@ def fit(rows: list[tuple[list[float], bool, int]]) -> dict:
     held = np.isin(games, seeds[: len(seeds) // 10])
     mean, scale = x[~held].mean(0), x[~held].std(0) + 1e-6
     z = (x - mean) / scale
-    params = [rng.normal(0, x.shape[1] ** -0.5, (x.shape[1], HIDDEN)), np.zeros(HIDDEN),
-              rng.normal(0, HIDDEN ** -0.5, HIDDEN), np.zeros(1)]
+    params = [
+        rng.normal(0, x.shape[1] ** -0.5, (x.shape[1], HIDDEN)),
+        np.zeros(HIDDEN),
+        rng.normal(0, HIDDEN**-0.5, HIDDEN),
+        np.zeros(1),
+    ]
     moments = [[np.zeros_like(p), np.zeros_like(p)] for p in params]
 
     def forward(rows_):
@@ -88,8 +92,10 @@ def fit(rows: list[tuple[list[float], bool, int]]) -> dict:
 
     train, test = np.where(~held)[0], np.where(held)[0]
     base = y[train].mean()
-    print(f"{len(train)} positions to fit, {len(test)} held back; base rate {base:.3f}, "
-          f"log loss {-(base * math.log(base) + (1 - base) * math.log(1 - base)):.3f}")
+    print(
+        f"{len(train)} positions to fit, {len(test)} held back; base rate {base:.3f}, "
+        f"log loss {-(base * math.log(base) + (1 - base) * math.log(1 - base)):.3f}"
+    )
     best, step = (math.inf, None), 0
     for passes in range(PASSES):
         rng.shuffle(train)
@@ -98,8 +104,12 @@ def fit(rows: list[tuple[list[float], bool, int]]) -> dict:
             hidden, p = forward(batch)
             error = (p - y[batch]) / len(batch)
             back = np.outer(error, params[2]) * (1 - hidden**2)
-            grads = [z[batch].T @ back + L2 * params[0], back.sum(0), hidden.T @ error + L2 * params[2],
-                     np.array([error.sum()])]
+            grads = [
+                z[batch].T @ back + L2 * params[0],
+                back.sum(0),
+                hidden.T @ error + L2 * params[2],
+                np.array([error.sum()]),
+            ]
             step += 1
             for param, grad, moment in zip(params, grads, moments, strict=True):
                 moment[0] = 0.9 * moment[0] + 0.1 * grad
@@ -110,9 +120,15 @@ def fit(rows: list[tuple[list[float], bool, int]]) -> dict:
         if loss < best[0]:
             best = (loss, [p.copy() for p in params])
     hidden_weights, hidden_bias, output, output_bias = best[1]
-    return {"features": list(value.FEATURES), "mean": mean.tolist(), "scale": scale.tolist(),
-            "hidden": hidden_weights.T.tolist(), "hidden_bias": hidden_bias.tolist(),
-            "output": output.tolist(), "output_bias": float(output_bias[0])}
+    return {
+        "features": list(value.FEATURES),
+        "mean": mean.tolist(),
+        "scale": scale.tolist(),
+        "hidden": hidden_weights.T.tolist(),
+        "hidden_bias": hidden_bias.tolist(),
+        "output": output.tolist(),
+        "output_bias": float(output_bias[0]),
+    }
 
 
 def main(argv: list[str]) -> None:

@@ -108,11 +108,20 @@ def measure(case: Case, match: Match, client: Client, repeat: int) -> list[str]:
     end = [timed_get(client, url, last, htmx=False) for _ in range(repeat)]
     back = [timed_get(client, url, last - 1, htmx=True) for _ in range(repeat)]
     forward = [timed_get(client, url, ply, htmx=True) for ply in range(1, last + 1)]
-    counts = [queries_of(lambda ply=ply: client.get(url, {"ply": ply}, **HTMX), "a replay step")
-              for ply in (0, last // 2, last)]
-    return [case.name, str(last), ms(statistics.median(end)), ms(statistics.median(back)),
-            ms(statistics.median(forward)), ms(max(forward)), f"{sum(forward):.1f}",
-            "/".join(map(str, counts)) + (" (flat)" if len(set(counts)) == 1 else " (GROWS)")]
+    counts = [
+        queries_of(lambda ply=ply: client.get(url, {"ply": ply}, **HTMX), "a replay step")
+        for ply in (0, last // 2, last)
+    ]
+    return [
+        case.name,
+        str(last),
+        ms(statistics.median(end)),
+        ms(statistics.median(back)),
+        ms(statistics.median(forward)),
+        ms(max(forward)),
+        f"{sum(forward):.1f}",
+        "/".join(map(str, counts)) + (" (flat)" if len(set(counts)) == 1 else " (GROWS)"),
+    ]
 
 
 def main() -> None:
@@ -129,15 +138,32 @@ def main() -> None:
         for case in CASES:
             started = time.perf_counter()
             seeds = 1 if case.slug == "mancala" else args.seeds  # its slow play has no chance in it
-            matches = [finished_match(case, users[:case.seats], seed) for seed in range(seeds)]
+            matches = [finished_match(case, users[: case.seats], seed) for seed in range(seeds)]
             longest = max(matches, key=lambda match: match.version)
-            print(f"{case.name}: {seeds} matches of {', '.join(str(m.version) for m in matches)} moves "
-                  f"played in {time.perf_counter() - started:.0f} s")
+            print(
+                f"{case.name}: {seeds} matches of {', '.join(str(m.version) for m in matches)} moves "
+                f"played in {time.perf_counter() - started:.0f} s"
+            )
             rows.append(measure(case, longest, client, args.repeat))
-        print(f"\nReplay requests on the longest match, ms (median of {args.repeat} at the end; "
-              "every step forward from the start):")
-        print(table(["match", "moves", "last ply (page)", "back from end", "step, median", "step, max",
-                     "all steps, s", "queries (0/mid/last)"], rows))
+        print(
+            f"\nReplay requests on the longest match, ms (median of {args.repeat} at the end; "
+            "every step forward from the start):"
+        )
+        print(
+            table(
+                [
+                    "match",
+                    "moves",
+                    "last ply (page)",
+                    "back from end",
+                    "step, median",
+                    "step, max",
+                    "all steps, s",
+                    "queries (0/mid/last)",
+                ],
+                rows,
+            )
+        )
 
 
 if __name__ == "__main__":

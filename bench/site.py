@@ -165,12 +165,20 @@ def report_move_cost(alice, bob, count: int) -> None:
     clients = {0: logged_in(alice), 1: logged_in(bob)}
     moves, matches = move_times(clients, alice, bob, count)
     bare = bare_times(clients[0], Match.objects.first().pk, count)
-    print(f"(a) One request through the whole stack (test Client, HTMX, logged in; {WARMUP} warm-up requests "
-          f"not counted). Moves: two human players, {matches} Egyptian matches.")
-    print(table(["request", "n", "mean ms", "median ms"],
-                [time_row("move (match_move view)", moves), time_row("bare view, one UPDATE by pk", bare)]))
-    print(f"ratio move / bare: mean {statistics.mean(moves) / statistics.mean(bare):.1f}x, "
-          f"median {statistics.median(moves) / statistics.median(bare):.1f}x\n")
+    print(
+        f"(a) One request through the whole stack (test Client, HTMX, logged in; {WARMUP} warm-up requests "
+        f"not counted). Moves: two human players, {matches} Egyptian matches."
+    )
+    print(
+        table(
+            ["request", "n", "mean ms", "median ms"],
+            [time_row("move (match_move view)", moves), time_row("bare view, one UPDATE by pk", bare)],
+        )
+    )
+    print(
+        f"ratio move / bare: mean {statistics.mean(moves) / statistics.mean(bare):.1f}x, "
+        f"median {statistics.median(moves) / statistics.median(bare):.1f}x\n"
+    )
 
 
 # --- (b) query counts after 1 and after 200 moves -------------------------------------------
@@ -204,14 +212,20 @@ def report_query_counts(alice, bob) -> None:
     # A pending "your turn" email suppresses the next one: make both matches owe the same email work.
     Notification.objects.update(sent_at=timezone.now())
     games = [Match.objects.get(pk=match.pk) for match in (short, long)]
-    pages = [queries_of(lambda m=m: clients[0].get(reverse("match_detail", args=[m.pk])), "the match page")
-             for m in games]
+    pages = [
+        queries_of(lambda m=m: clients[0].get(reverse("match_detail", args=[m.pk])), "the match page") for m in games
+    ]
     moves = [move_queries(m, clients) for m in games]
     print(f"(b) SQL queries per request, Ethiopian match after {games[0].version} and after {games[1].version} moves.")
-    print(table(["request", f"after {games[0].version}", f"after {games[1].version}", "verdict"], [
-        count_row("match page (full GET)", pages),
-        count_row("move (HTMX POST)", moves),
-    ]))
+    print(
+        table(
+            ["request", f"after {games[0].version}", f"after {games[1].version}", "verdict"],
+            [
+                count_row("match page (full GET)", pages),
+                count_row("move (HTMX POST)", moves),
+            ],
+        )
+    )
     print()
 
 

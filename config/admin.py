@@ -31,8 +31,11 @@ class BoardgamesAdminSite(admin.AdminSite):
         # addresses, Django's groups), which register their own ModelAdmin classes.
         admin_class = admin_class or admin.ModelAdmin
         if not issubclass(admin_class, CheckedSelection):
-            admin_class = type(admin_class.__name__, (CheckedSelection, admin_class),
-                               {"__module__": admin_class.__module__, "__doc__": admin_class.__doc__})
+            admin_class = type(
+                admin_class.__name__,
+                (CheckedSelection, admin_class),
+                {"__module__": admin_class.__module__, "__doc__": admin_class.__doc__},
+            )
         super().register(model_or_iterable, admin_class, **options)
 
 

@@ -24,5 +24,9 @@ def log_what_a_failed_task_was_given(sender=None, task_id=None, args=None, kwarg
         given = inspect.signature(sender.run).bind(*(args or ()), **(kwargs or {})).arguments
     except TypeError:  # called with arguments that do not fit: log them as they came
         given = {"args": args, "kwargs": kwargs}
-    log.error("Task %s[%s] failed; it was given %s.", sender.name, task_id,
-              ", ".join(f"{name}={value!r}" for name, value in given.items()))
+    log.error(
+        "Task %s[%s] failed; it was given %s.",
+        sender.name,
+        task_id,
+        ", ".join(f"{name}={value!r}" for name, value in given.items()),
+    )

@@ -47,8 +47,11 @@ class ReadableEmail(EmailMultiAlternatives):
     vacation responders not to answer it."""
 
     def __init__(self, *args, headers: dict[str, str] | None = None, **kwargs):
-        headers = {"Message-ID": make_msgid(domain=site_domain()), "Auto-Submitted": "auto-generated",
-                   **(headers or {})}
+        headers = {
+            "Message-ID": make_msgid(domain=site_domain()),
+            "Auto-Submitted": "auto-generated",
+            **(headers or {}),
+        }
         super().__init__(*args, headers=headers, **kwargs)
 
     def message(self, *, policy: email.policy.Policy = email.policy.default):

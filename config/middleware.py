@@ -36,8 +36,11 @@ class ExplainRefusedMethod:
         response = self.get_response(request)
         if response.status_code == 405 and not response.content:
             # HEAD and OPTIONS come with every GET page: naming them only adds jargon ("GET or HEAD or OPTIONS").
-            allowed = " or ".join(method for method in response.get("Allow", "").split(", ")
-                                  if method and method not in ("HEAD", "OPTIONS"))
+            allowed = " or ".join(
+                method
+                for method in response.get("Allow", "").split(", ")
+                if method and method not in ("HEAD", "OPTIONS")
+            )
             response.content = render_to_string("405.html", {"allowed": allowed}, request=request)
             response["Content-Type"] = "text/html; charset=utf-8"
             response["Content-Length"] = str(len(response.content))  # CommonMiddleware set it to 0

@@ -59,8 +59,11 @@ ALLOWED_HOSTS = env_list("DJANGO_ALLOWED_HOSTS", "localhost,127.0.0.1,[::1],test
 if not DEBUG:
     # Without these the site would sign every form with a key anyone can read, or answer every
     # request with "Bad Request" (a host it was not told about).
-    missing = [name for name, value in (("DJANGO_SECRET_KEY", SECRET_KEY), ("DJANGO_ALLOWED_HOSTS", ALLOWED_HOSTS))
-               if not value]
+    missing = [
+        name
+        for name, value in (("DJANGO_SECRET_KEY", SECRET_KEY), ("DJANGO_ALLOWED_HOSTS", ALLOWED_HOSTS))
+        if not value
+    ]
     if missing:
         refuse_to_start(f"set {' and '.join(missing)} when DJANGO_DEBUG is off (see the README, Configuration).")
 SECRET_KEY = SECRET_KEY or "dev-only-not-secret-" + "x" * 40
@@ -287,16 +290,20 @@ CELERY_BEAT_SCHEDULE = {
 OPEN_MATCH_EXPIRY_DAYS = env_int("OPEN_MATCH_EXPIRY_DAYS", 14)
 OPEN_MATCH_WARN_DAYS = 2
 if OPEN_MATCH_EXPIRY_DAYS <= OPEN_MATCH_WARN_DAYS:
-    refuse_to_start(f"OPEN_MATCH_EXPIRY_DAYS must be more than {OPEN_MATCH_WARN_DAYS} (the invited players are told "
-                    f"{OPEN_MATCH_WARN_DAYS} days before it runs out), not {OPEN_MATCH_EXPIRY_DAYS}.")
+    refuse_to_start(
+        f"OPEN_MATCH_EXPIRY_DAYS must be more than {OPEN_MATCH_WARN_DAYS} (the invited players are told "
+        f"{OPEN_MATCH_WARN_DAYS} days before it runs out), not {OPEN_MATCH_EXPIRY_DAYS}."
+    )
 # The profile lists a player's failed deliveries of this many last days.
 FAILURES_SHOWN_DAYS = 30
 # Notifications done with (sent, skipped, failed for good) stay this long for staff to look up: no
 # fewer days than the profile shows.
 NOTIFICATIONS_KEEP_DAYS = env_int("NOTIFICATIONS_KEEP_DAYS", 90)
 if NOTIFICATIONS_KEEP_DAYS < FAILURES_SHOWN_DAYS:
-    refuse_to_start(f"NOTIFICATIONS_KEEP_DAYS must be at least {FAILURES_SHOWN_DAYS} (the profile shows the failed "
-                    f"deliveries of the last {FAILURES_SHOWN_DAYS} days), not {NOTIFICATIONS_KEEP_DAYS}.")
+    refuse_to_start(
+        f"NOTIFICATIONS_KEEP_DAYS must be at least {FAILURES_SHOWN_DAYS} (the profile shows the failed "
+        f"deliveries of the last {FAILURES_SHOWN_DAYS} days), not {NOTIFICATIONS_KEEP_DAYS}."
+    )
 # The development mail files stay this long after they were written (a confirmation link lasts 3 days).
 MAIL_FILES_KEEP_DAYS = env_int("MAIL_FILES_KEEP_DAYS", 14)
 if MAIL_FILES_KEEP_DAYS < 1:
@@ -379,12 +386,16 @@ LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     "filters": {"secrets_hidden": {"()": "config.logs.SecretsInPathsHidden"}},
-    "formatters": {"django.server": {"()": "django.utils.log.ServerFormatter", "format": "[{server_time}] {message}",
-                                     "style": "{"}},
+    "formatters": {
+        "django.server": {"()": "django.utils.log.ServerFormatter", "format": "[{server_time}] {message}", "style": "{"}
+    },
     "handlers": {
         "console": {"class": "logging.StreamHandler", "filters": ["secrets_hidden"]},
-        "django.server": {"class": "logging.StreamHandler", "formatter": "django.server",
-                          "filters": ["secrets_hidden"]},
+        "django.server": {
+            "class": "logging.StreamHandler",
+            "formatter": "django.server",
+            "filters": ["secrets_hidden"],
+        },
     },
     "root": {"handlers": ["console"], "level": LOG_LEVEL},
     "loggers": {

@@ -44,8 +44,10 @@ def may_see_matches(request) -> bool:
     their models, which nobody thinks to give a moderator: their match pages had no seats and
     no move log, and "All moves" was refused."""
     opts = Match._meta
-    return any(request.user.has_perm(f"{opts.app_label}.{get_permission_codename(action, opts)}")
-               for action in ("view", "change"))
+    return any(
+        request.user.has_perm(f"{opts.app_label}.{get_permission_codename(action, opts)}")
+        for action in ("view", "change")
+    )
 
 
 class ReadOnlyInline(admin.TabularInline):
@@ -67,8 +69,19 @@ class ReadOnlyInline(admin.TabularInline):
 
 class SeatInline(ReadOnlyInline):
     model = Seat
-    fields = ("seat", "user", "ai_level", "former_user", "accepted", "to_act", "deadline", "time_stopped",
-              "time_in_bank", "clock_started_at", "last_seen_at")
+    fields = (
+        "seat",
+        "user",
+        "ai_level",
+        "former_user",
+        "accepted",
+        "to_act",
+        "deadline",
+        "time_stopped",
+        "time_in_bank",
+        "clock_started_at",
+        "last_seen_at",
+    )
     readonly_fields = fields
 
     @admin.display(description="seat")
@@ -151,8 +164,13 @@ class MatchEventInline(ReadOnlyInline):
 
 def with_report_count(messages):
     """Messages with how many times they were reported (``report_count``), in their own query."""
-    counted = (MessageReport.objects.filter(message=OuterRef("pk")).order_by().values("message")
-               .annotate(count=Count("pk")).values("count"))
+    counted = (
+        MessageReport.objects.filter(message=OuterRef("pk"))
+        .order_by()
+        .values("message")
+        .annotate(count=Count("pk"))
+        .values("count")
+    )
     return messages.annotate(report_count=Coalesce(Subquery(counted), 0))
 
 
@@ -193,16 +211,30 @@ def send_again_button(notification: Notification, name: str) -> str:
     to a player who no longer wants it offered a button that could only be refused."""
     if refusal := services.resend_refusal(notification):
         return format_html('<span title="{}">-</span>', refusal)
-    return format_html('<button type="submit" form="{}" name="{}" value="{}" class="button">Send again</button>',
-                       RESEND_FORM, name, notification.pk)
+    return format_html(
+        '<button type="submit" form="{}" name="{}" value="{}" class="button">Send again</button>',
+        RESEND_FORM,
+        name,
+        notification.pk,
+    )
 
 
 class NotificationInline(ReadOnlyInline):
     model = Notification
     latest = 50
     verbose_name_plural = "latest notifications"
-    fields = ("created_at", "user", "kind", "channel", "subject", "due_at", "sent_at", "outcome", "attempts",
-              "last_error")
+    fields = (
+        "created_at",
+        "user",
+        "kind",
+        "channel",
+        "subject",
+        "due_at",
+        "sent_at",
+        "outcome",
+        "attempts",
+        "last_error",
+    )
     readonly_fields = (*fields, "send_again")
     part_of_the_match = False  # the outbox, with its own list and permission
 
@@ -222,14 +254,20 @@ SEAT_HELP = "Seat number, from 1 (with several matches chosen, the same seat in 
 
 
 class AbortForm(forms.Form):
-    reason = forms.CharField(max_length=200, required=False,
-                             help_text="Emailed to every player and shown in the move log.")
+    reason = forms.CharField(
+        max_length=200, required=False, help_text="Emailed to every player and shown in the move log."
+    )
 
 
 class ReplaceSeatForm(forms.Form):
     seat = forms.IntegerField(min_value=1, help_text=SEAT_HELP)
-    level = forms.TypedChoiceField(coerce=int, initial=1, choices=lambda: sorted(
-        {level: f"{level}: {name}" for game in all_games() for level, name in game.ai_levels.items()}.items()))
+    level = forms.TypedChoiceField(
+        coerce=int,
+        initial=1,
+        choices=lambda: sorted(
+            {level: f"{level}: {name}" for game in all_games() for level, name in game.ai_levels.items()}.items()
+        ),
+    )
     reason = forms.CharField(max_length=200, initial="Replaced by staff.")
 
 
@@ -288,17 +326,38 @@ class MatchAdmin(SecretsNotFiltered, admin.ModelAdmin):
     # staff see the position as a spectator would, through the game's view.
     secret_fields = ("seed", "state")
     exclude = (*secret_fields, "result")  # shown in words (result_in_words)
-    readonly_fields = ("game", "options", "status", "version", "revision", "result_in_words", "created_by",
-                       "created_at", "open_to_all", "open_until", "open_until_told", "rematch_of", "last_move_at",
-                       "finished_at", "time_control", "days_per_move",
-                       "bank_initial_days", "bank_increment_days", "bank_cap_days", "on_timeout", "position",
-                       "whole_log")
+    readonly_fields = (
+        "game",
+        "options",
+        "status",
+        "version",
+        "revision",
+        "result_in_words",
+        "created_by",
+        "created_at",
+        "open_to_all",
+        "open_until",
+        "open_until_told",
+        "rematch_of",
+        "last_move_at",
+        "finished_at",
+        "time_control",
+        "days_per_move",
+        "bank_initial_days",
+        "bank_increment_days",
+        "bank_cap_days",
+        "on_timeout",
+        "position",
+        "whole_log",
+    )
     inlines = [SeatInline, MoveRecordInline, MatchEventInline, MessageInline, NotificationInline]
     actions = ["abort_matches", "replace_seat_by_ai", "extend_deadline", "resend_notification"]
 
     def get_queryset(self, request):
-        return super().get_queryset(request).prefetch_related(
-            Prefetch("seats", queryset=Seat.objects.select_related("user"))
+        return (
+            super()
+            .get_queryset(request)
+            .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("user")))
         )
 
     def has_add_permission(self, request):
@@ -320,8 +379,9 @@ class MatchAdmin(SecretsNotFiltered, admin.ModelAdmin):
         for word in smart_split(search_term):
             if word[:1] in ('"', "'") and word[0] == word[-1]:
                 word = unescape_string_literal(word)
-            players = User.objects.filter(Q(*(Q(**{f"{field}__icontains": word}) for field in PLAYER_FIELDS),
-                                            _connector=Q.OR))
+            players = User.objects.filter(
+                Q(*(Q(**{f"{field}__icontains": word}) for field in PLAYER_FIELDS), _connector=Q.OR)
+            )
             term = Q(user__in=players) | Q(former_user__in=players)
             seat &= term | Q(match_id=int(word)) if MATCH_NUMBER.fullmatch(word) else term
         if not seat:
@@ -331,8 +391,10 @@ class MatchAdmin(SecretsNotFiltered, admin.ModelAdmin):
     def change_view(self, request, object_id, form_url="", extra_context=None):
         # Every field is read-only (staff act through the actions): Save buttons would save nothing,
         # but for the messages' "hidden" boxes, where staff may change messages.
-        boxes = (request.user.has_perm("games.change_message")
-                 and Message.objects.filter(match_id=object_id if str(object_id).isdigit() else None).exists())
+        boxes = (
+            request.user.has_perm("games.change_message")
+            and Message.objects.filter(match_id=object_id if str(object_id).isdigit() else None).exists()
+        )
         hidden = {"show_save": boxes, "show_save_and_continue": boxes, "show_save_and_add_another": False}
         return super().change_view(request, object_id, form_url, {**(extra_context or {}), **hidden})
 
@@ -348,8 +410,9 @@ class MatchAdmin(SecretsNotFiltered, admin.ModelAdmin):
         formset.new_objects, formset.deleted_objects, formset.changed_objects = [], [], []  # for the History
         for message_form in formset.forms:
             if message_form.instance.pk and "hidden" in message_form.changed_data:
-                message = services.message_hide(message_id=message_form.instance.pk,
-                                                hidden=message_form.cleaned_data["hidden"])
+                message = services.message_hide(
+                    message_id=message_form.instance.pk, hidden=message_form.cleaned_data["hidden"]
+                )
                 formset.changed_objects.append((message, ["hidden"]))
         return None
 
@@ -357,9 +420,12 @@ class MatchAdmin(SecretsNotFiltered, admin.ModelAdmin):
         # Each action the match allows is a button of its own (match_tools); Django's drop-down of
         # every action would offer to abort a finished match, or to resend no notification at all.
         allowed = self.get_actions(request, action_location=ActionLocation.CHANGE_FORM)
-        context.update(action_form=None, action_field=self._action_field_on_its_page(),
-                       match_tools=self.match_tools(obj, allowed),
-                       resend_form=RESEND_FORM if "resend_notification" in allowed else None)
+        context.update(
+            action_form=None,
+            action_field=self._action_field_on_its_page(),
+            match_tools=self.match_tools(obj, allowed),
+            resend_form=RESEND_FORM if "resend_notification" in allowed else None,
+        )
         return super().render_change_form(request, context, add, change, form_url, obj)
 
     def _action_field_on_its_page(self) -> str:
@@ -400,8 +466,14 @@ class MatchAdmin(SecretsNotFiltered, admin.ModelAdmin):
         return format_html(
             '<a href="{}?match__id__exact={}">All {} move{}</a> · '
             '<a href="{}?match__id__exact={}">all {} notification{}</a> (this page lists the latest {} of each)',
-            reverse("admin:games_moverecord_changelist"), match.pk, moves, pluralize(moves),
-            reverse("admin:games_notification_changelist"), match.pk, notes, pluralize(notes),
+            reverse("admin:games_moverecord_changelist"),
+            match.pk,
+            moves,
+            pluralize(moves),
+            reverse("admin:games_notification_changelist"),
+            match.pk,
+            notes,
+            pluralize(notes),
             MoveRecordInline.latest,
         )
 
@@ -444,21 +516,27 @@ class MatchAdmin(SecretsNotFiltered, admin.ModelAdmin):
         already named its seat) and is titled for the one match."""
         field = self._action_field_on_its_page()
         on_its_page = field in request.POST
-        form = form_class(request.POST if "apply" in request.POST else None,
-                          initial={"seat": request.POST.get("seat")})
+        form = form_class(request.POST if "apply" in request.POST else None, initial={"seat": request.POST.get("seat")})
         if not form.is_valid():
-            return render(request, "admin/games/replace_seat.html", {
-                **self.admin_site.each_context(request), "form": form, "matches": queryset,
-                "action": action.__name__,
-                "action_field": field if on_its_page else "action",
-                "title": action.short_description if on_its_page else action.plural_description,
-            })
+            return render(
+                request,
+                "admin/games/replace_seat.html",
+                {
+                    **self.admin_site.each_context(request),
+                    "form": form,
+                    "matches": queryset,
+                    "action": action.__name__,
+                    "action_field": field if on_its_page else "action",
+                    "title": action.short_description if on_its_page else action.plural_description,
+                },
+            )
         for match in queryset:
             try:
                 done = apply(match, form.cleaned_data)
             except (services.ServiceError, IndexError) as error:
                 text = getattr(error, "message", None) or (
-                    f"There is no seat {form.cleaned_data['seat']}: its seats are 1 to {match.seats.count()}.")
+                    f"There is no seat {form.cleaned_data['seat']}: its seats are 1 to {match.seats.count()}."
+                )
                 self.message_user(request, f"{match}: {text}", messages.WARNING)
             else:
                 self.message_user(request, done)
@@ -467,8 +545,12 @@ class MatchAdmin(SecretsNotFiltered, admin.ModelAdmin):
                 self.log_change(request, match, f"{done} Reason: {reason}" if reason else done)
         return None
 
-    @admin.action(description="Abort this match", description_plural="Abort the selected matches",
-                  permissions=["change"], location=BOTH_PAGES)
+    @admin.action(
+        description="Abort this match",
+        description_plural="Abort the selected matches",
+        permissions=["change"],
+        location=BOTH_PAGES,
+    )
     def abort_matches(self, request, queryset):
         def abort(match, data):
             services.match_abort(match_id=match.pk, actor=request.user, reason=data["reason"])
@@ -479,8 +561,13 @@ class MatchAdmin(SecretsNotFiltered, admin.ModelAdmin):
     @admin.action(description="Extend a seat's deadline", permissions=["change"], location=BOTH_PAGES)
     def extend_deadline(self, request, queryset):
         def extend(match, data):
-            seat = services.seat_deadline_extend(match_id=match.pk, seat_number=data["seat"] - 1,
-                                                 hours=data["hours"], actor=request.user, reason=data["reason"])
+            seat = services.seat_deadline_extend(
+                match_id=match.pk,
+                seat_number=data["seat"] - 1,
+                hours=data["hours"],
+                actor=request.user,
+                reason=data["reason"],
+            )
             if seat.deadline:
                 until = f"until {local_time(seat.deadline, 'j F Y')}"
             else:  # a vacation stopped the clock
@@ -492,15 +579,19 @@ class MatchAdmin(SecretsNotFiltered, admin.ModelAdmin):
     @admin.action(description="Replace a seat by the AI", permissions=["change"], location=BOTH_PAGES)
     def replace_seat_by_ai(self, request, queryset):
         def replace(match, data):
-            services.seat_replace_by_ai(match_id=match.pk, seat_number=data["seat"] - 1, level=data["level"],
-                                        actor=request.user, reason=data["reason"])
+            services.seat_replace_by_ai(
+                match_id=match.pk,
+                seat_number=data["seat"] - 1,
+                level=data["level"],
+                actor=request.user,
+                reason=data["reason"],
+            )
             level = match.game_obj.ai_levels.get(data["level"], data["level"])
             return f"{match}: The AI ({level}) plays seat {data['seat']}."
 
         return self._form_action(request, queryset, ReplaceSeatForm, self.replace_seat_by_ai, replace)
 
-    @admin.action(description="Send a notification again", permissions=["resend"],
-                  location=ActionLocation.CHANGE_FORM)
+    @admin.action(description="Send a notification again", permissions=["resend"], location=ActionLocation.CHANGE_FORM)
     def resend_notification(self, request, queryset):
         """The notifications list's own action, for the row whose button was pressed on the match's page."""
         chosen = [pk for pk in request.POST.getlist("notification") if pk.isdigit()]
@@ -514,12 +605,36 @@ class MatchAdmin(SecretsNotFiltered, admin.ModelAdmin):
 @admin.register(Notification)
 class NotificationAdmin(admin.ModelAdmin):
     show_full_result_count = False  # filtered to a match, no second count of the whole table
-    list_display = ("created_at", "user", "kind", "channel", "match", "subject", "due_at", "sent_at", "outcome",
-                    "attempts", "last_error")
+    list_display = (
+        "created_at",
+        "user",
+        "kind",
+        "channel",
+        "match",
+        "subject",
+        "due_at",
+        "sent_at",
+        "outcome",
+        "attempts",
+        "last_error",
+    )
     list_filter = ("kind", "channel", "outcome", ("sent_at", admin.EmptyFieldListFilter))
     search_fields = ("user__username", "user__email", "subject", "=match__id")
-    readonly_fields = ("user", "match", "kind", "channel", "subject", "body", "created_at", "due_at",
-                       "claimed_until", "sent_at", "outcome", "attempts", "last_error")
+    readonly_fields = (
+        "user",
+        "match",
+        "kind",
+        "channel",
+        "subject",
+        "body",
+        "created_at",
+        "due_at",
+        "claimed_until",
+        "sent_at",
+        "outcome",
+        "attempts",
+        "last_error",
+    )
     actions = ["resend"]
 
     def get_queryset(self, request):
@@ -562,14 +677,18 @@ class NotificationAdmin(admin.ModelAdmin):
             except services.ServiceError as error:
                 # Named as the list shows it: an id alone told staff nothing.
                 about = f" about {notification.match}" if notification.match_id else ""
-                self.message_user(request, f"Notification {notification.pk} ({what}{about}): {error.message}",
-                                  messages.WARNING)
+                self.message_user(
+                    request, f"Notification {notification.pk} ({what}{about}): {error.message}", messages.WARNING
+                )
             else:
                 queued += 1
                 self.log_change(request, notification, f"Sent again, as notification {copy.pk}.")
                 if notification.match_id:  # and in the match's History, with what else staff did to it
-                    self.log_change(request, notification.match,
-                                    f"Notification {notification.pk} ({what}) sent again, as notification {copy.pk}.")
+                    self.log_change(
+                        request,
+                        notification.match,
+                        f"Notification {notification.pk} ({what}) sent again, as notification {copy.pk}.",
+                    )
         self.message_user(
             request, f"{queued} notification{pluralize(queued)} queued again, to be sent as they were written."
         )
@@ -621,8 +740,7 @@ class MessageAdmin(ReportCount, admin.ModelAdmin):
 
     def get_queryset(self, request):
         # A match's name only: its state (kilobytes) stays unread.
-        return with_report_count(super().get_queryset(request).select_related("match", "author")
-                                 .defer("match__state"))
+        return with_report_count(super().get_queryset(request).select_related("match", "author").defer("match__state"))
 
     @admin.display(description="text")
     def text_start(self, message: Message) -> str:
@@ -648,8 +766,15 @@ class MoveRecordAdmin(NotationAfterTheEnd, SecretsNotFiltered, admin.ModelAdmin)
     list_select_related = ("match",)
     search_fields = ("=match__id",)
     # Named, or the read-only page would list every model field, the raw notation too.
-    fields = readonly_fields = ("match", "move_number", "seat_number", "notation_shown", "description", "by_ai",
-                                "created_at")
+    fields = readonly_fields = (
+        "match",
+        "move_number",
+        "seat_number",
+        "notation_shown",
+        "description",
+        "by_ai",
+        "created_at",
+    )
     secret_fields = ("notation",)
 
     def has_view_permission(self, request, obj=None):

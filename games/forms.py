@@ -21,13 +21,13 @@ SUGGESTIONS_HELP = "Players you played with lately are suggested as you type."
 OPTION_HELP = {
     "mancala": {
         "variant": "Egyptian: captures and extra turns. Ethiopian: the same, and you choose the direction each turn. "
-                   "Nigerian: relay sowing, and a tile that reaches 4 coins is banked. "
-                   "Kalah: Egyptian, but a capture needs coins in the tile across.",
+        "Nigerian: relay sowing, and a tile that reaches 4 coins is banked. "
+        "Kalah: Egyptian, but a capture needs coins in the tile across.",
     },
     "mesopotamia": {
         "start_card": "Yes: every player starts with one card, playable from the first turn on.",
         "discard": "Reshuffle: played cards are shuffled into a new deck when it runs out. "
-                   "Remove: each card is played once at most.",
+        "Remove: each card is played once at most.",
     },
 }
 
@@ -65,20 +65,31 @@ class MatchCreateForm(FocusFirstRefused, forms.Form):
 
     position = forms.ChoiceField(choices=POSITIONS, initial="first", label="Your seat")
     # Not required: a form without them (an older page, a script) makes a match without a clock.
-    time_control = forms.ChoiceField(choices=TimeControl.choices, initial=TimeControl.NONE, label="Time control",
-                                     required=False)
+    time_control = forms.ChoiceField(
+        choices=TimeControl.choices, initial=TimeControl.NONE, label="Time control", required=False
+    )
     days_per_move = forms.TypedChoiceField(
         choices=[(days, f"{days} day{'s' if days > 1 else ''}") for days in DAYS_PER_MOVE_CHOICES],
-        coerce=int, initial=3, label="Days per move", required=False, empty_value=3,
+        coerce=int,
+        initial=3,
+        label="Days per move",
+        required=False,
+        empty_value=3,
     )
-    bank_initial_days = forms.IntegerField(min_value=1, max_value=60, initial=7, required=False,
-                                           label="Time bank: days at the start")
-    bank_increment_days = forms.IntegerField(min_value=0, max_value=14, initial=1, required=False,
-                                             label="Days added per move")
+    bank_initial_days = forms.IntegerField(
+        min_value=1, max_value=60, initial=7, required=False, label="Time bank: days at the start"
+    )
+    bank_increment_days = forms.IntegerField(
+        min_value=0, max_value=14, initial=1, required=False, label="Days added per move"
+    )
     bank_cap_days = forms.IntegerField(min_value=1, max_value=90, initial=14, required=False, label="At most (days)")
-    on_timeout = forms.ChoiceField(choices=OnTimeout.choices, initial=OnTimeout.LOSE, label="When a clock runs out",
-                                   required=False,
-                                   help_text="With more than two players the AI always takes the late player's seat.")
+    on_timeout = forms.ChoiceField(
+        choices=OnTimeout.choices,
+        initial=OnTimeout.LOSE,
+        label="When a clock runs out",
+        required=False,
+        help_text="With more than two players the AI always takes the late player's seat.",
+    )
 
     # One per form shown: the same form sent again (Back, then Create) finds the match it made.
     # (No length limit here: a hidden field's refusal would show nowhere. The view reads at most FORM_TOKEN_LENGTH.)
@@ -110,7 +121,9 @@ class MatchCreateForm(FocusFirstRefused, forms.Form):
             required = number < game.min_players
             choices = occupants if required else [("", "No one (fewer players)"), *occupants]
             self.fields[f"seat_{number}"] = forms.ChoiceField(
-                label=f"Opponent {number}", choices=choices, required=required,
+                label=f"Opponent {number}",
+                choices=choices,
+                required=required,
                 initial="ai:1" if number == 1 else "",
             )
             self.fields[f"invite_{number}"] = forms.CharField(
@@ -120,8 +133,10 @@ class MatchCreateForm(FocusFirstRefused, forms.Form):
     def suggest(self, players: list[User]) -> None:
         """Offer ``players`` in every invite field: each option fills in a username (which the form
         accepts as it accepts a display name) and shows the display name beside it."""
-        self.suggestions = [(player.username, player.display_name if player.display_name != player.username else "")
-                            for player in players]
+        self.suggestions = [
+            (player.username, player.display_name if player.display_name != player.username else "")
+            for player in players
+        ]
         if not self.suggestions:
             return
         for number in range(1, self.game.max_players):
@@ -154,8 +169,9 @@ class MatchCreateForm(FocusFirstRefused, forms.Form):
                 if not name:
                     self.add_error(f"invite_{number}", INVITE_NEEDS_NAME)
                 else:
-                    self._check(f"invite_{number}", services.invitee, name=username, creator=self.creator,
-                                invited=invited)
+                    self._check(
+                        f"invite_{number}", services.invitee, name=username, creator=self.creator, invited=invited
+                    )
             elif choice.startswith("ai:"):
                 specs.append(SeatSpec("ai", ai_level=int(choice[3:])))
         seat_refused = any(f"seat_{number}" in self.errors for number in range(1, self.game.max_players))
@@ -172,8 +188,12 @@ class MatchCreateForm(FocusFirstRefused, forms.Form):
             on_timeout=data.get("on_timeout") or OnTimeout.LOSE,
         )
         if not any(name in self.errors for name in CLOCK_FIELDS):  # a refused field says why already
-            self._check(CLOCK_REFUSED_AT.get(data["clock"].time_control, "time_control"), services.clock_fields,
-                        data["clock"], players=len(specs) + 1)
+            self._check(
+                CLOCK_REFUSED_AT.get(data["clock"].time_control, "time_control"),
+                services.clock_fields,
+                data["clock"],
+                players=len(specs) + 1,
+            )
         return data
 
     def _check(self, field: str, service_check, *args, **kwargs) -> None:

@@ -57,8 +57,7 @@ def _expired_cache_rows_clear(cache: DatabaseCache) -> int:
     # As the cache compares: whole seconds, in the form the database stores.
     now = connection.ops.adapt_datetimefield_value(timezone.now().replace(microsecond=0))
     lock = " FOR UPDATE SKIP LOCKED" if connection.features.has_select_for_update_skip_locked else ""
-    batch = (f"DELETE FROM {table} WHERE cache_key IN "
-             f"(SELECT cache_key FROM {table} WHERE expires < %s LIMIT %s{lock})")
+    batch = f"DELETE FROM {table} WHERE cache_key IN (SELECT cache_key FROM {table} WHERE expires < %s LIMIT %s{lock})"
     cleared = 0
     while True:
         with transaction.atomic(using=connection.alias), connection.cursor() as cursor:
@@ -78,8 +77,9 @@ def old_notifications() -> QuerySet[Notification]:
     ones stay whatever their age, and so does an original whose staff copy stays (the copy
     would otherwise no longer be a copy, and be checked as a new notice)."""
     cutoff = timezone.now() - timedelta(days=settings.NOTIFICATIONS_KEEP_DAYS)
-    copies_kept = Notification.objects.filter(Q(sent_at__isnull=True) | Q(sent_at__gte=cutoff),
-                                              resent_from__isnull=False).values("resent_from")
+    copies_kept = Notification.objects.filter(
+        Q(sent_at__isnull=True) | Q(sent_at__gte=cutoff), resent_from__isnull=False
+    ).values("resent_from")
     # created_at <= sent_at: the condition on it only lets the query use the index on created_at.
     return Notification.objects.filter(created_at__lt=cutoff, sent_at__lt=cutoff).exclude(pk__in=copies_kept)
 

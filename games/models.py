@@ -51,6 +51,8 @@ DAYS_PER_MOVE_CHOICES = (1, 2, 3, 5, 7, 14)
 def now():
     """``timezone.now()`` looked up at each call, so tests that move the clock move defaults too."""
     return timezone.now()
+
+
 DAY = 86400
 
 
@@ -90,9 +92,7 @@ class Match(models.Model):
     open_to_all = models.BooleanField(default=False)
     # A finished match has at most one rematch that is not cancelled, whoever of its players
     # asks first; a declined or withdrawn one stays a rematch of it.
-    rematch_of = models.ForeignKey(
-        "self", on_delete=models.SET_NULL, null=True, blank=True, related_name="rematches"
-    )
+    rematch_of = models.ForeignKey("self", on_delete=models.SET_NULL, null=True, blank=True, related_name="rematches")
     # While open: when it is cancelled if no seat is taken or invitation accepted meanwhile
     # (``OPEN_MATCH_EXPIRY_DAYS`` after it was created or a seat was last taken), and whether the
     # invited players still to answer were told it runs out (once per such moment).
@@ -102,8 +102,11 @@ class Match(models.Model):
     class Meta:
         verbose_name_plural = "matches"
         indexes = [models.Index(fields=["status", "-created_at"])]
-        constraints = [models.UniqueConstraint(fields=["rematch_of"], condition=~models.Q(status="aborted"),
-                                               name="one_rematch_not_cancelled")]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["rematch_of"], condition=~models.Q(status="aborted"), name="one_rematch_not_cancelled"
+            )
+        ]
 
     def __str__(self) -> str:
         return f"{self.game_obj.name} #{self.pk}"
@@ -129,8 +132,10 @@ class Match(models.Model):
         if self.time_control == TimeControl.BANK:
             if not self.bank_increment_days:  # the bank only shrinks: its cap says nothing
                 return f"Time bank: {_days(self.bank_initial_days)} for all your moves"
-            return (f"Time bank: {_days(self.bank_initial_days)}, +{_days(self.bank_increment_days)} per move, "
-                    f"at most {_days(self.bank_cap_days)}")
+            return (
+                f"Time bank: {_days(self.bank_initial_days)}, +{_days(self.bank_increment_days)} per move, "
+                f"at most {_days(self.bank_cap_days)}"
+            )
         return "No time limit"
 
     @property
@@ -160,7 +165,7 @@ class Match(models.Model):
 
     @property
     def full_name(self) -> str:
-        """"Mancala #3 (Egyptian)", or "Mecca #4" for a game without options."""
+        """ "Mancala #3 (Egyptian)", or "Mecca #4" for a game without options."""
         label = self.options_label
         return f"{self} ({label})" if label else str(self)
 
@@ -253,12 +258,14 @@ def seat_names(seats: list[Seat]) -> dict[int, str]:
 
 def _told_apart(names: dict[int, str]) -> dict[int, str]:
     count = Counter(names.values())
-    return {number: name if count[name] == 1 else with_detail(name, f"player {number + 1}")
-            for number, name in names.items()}
+    return {
+        number: name if count[name] == 1 else with_detail(name, f"player {number + 1}")
+        for number, name in names.items()
+    }
 
 
 def names_in_words(names: list[str]) -> str:
-    """"A", "A and B", "A, B and C", as the match page lists names."""
+    """ "A", "A and B", "A, B and C", as the match page lists names."""
     return f"{', '.join(names[:-1])} and {names[-1]}" if len(names) > 1 else "".join(names)
 
 
@@ -267,8 +274,9 @@ def scores_by_name(names: dict[int, str], scores: list[int]) -> str:
     return ", ".join(f"{names[number]} {points}" for number, points in enumerate(scores))
 
 
-def seat_names_at(seats: list[Seat], moves: list[MoveRecord], level_changes: list[MatchEvent],
-                  ply: int) -> dict[int, str]:
+def seat_names_at(
+    seats: list[Seat], moves: list[MoveRecord], level_changes: list[MatchEvent], ply: int
+) -> dict[int, str]:
     """``seat_names`` as they were after ``ply`` moves: a seat the AI took over later still
     bears its former player's name there, and an AI whose level staff changed later its
     former level, as the log, written at the time, does. ``level_changes`` oldest first."""
@@ -334,7 +342,7 @@ def with_colour(name: str, colour: str) -> str:
 
 
 def with_detail(name: str, detail: str) -> str:
-    """"Bob (red)", and "AI (Easy, red)" rather than "AI (Easy) (red)"."""
+    """ "Bob (red)", and "AI (Easy, red)" rather than "AI (Easy) (red)"."""
     return f"{name[:-1]}, {detail})" if name.endswith(")") else f"{name} ({detail})"
 
 
@@ -398,8 +406,9 @@ class Message(models.Model):
     text = models.TextField()  # at most MESSAGE_LENGTH characters: games.services.message_post
     after_move = models.PositiveIntegerField(help_text="The match's version (moves played) when it was written.")
     created_at = models.DateTimeField(auto_now_add=True)
-    hidden = models.BooleanField(default=False, help_text="Removed by staff: the match page shows its author and "
-                                                          "time, not its text.")
+    hidden = models.BooleanField(
+        default=False, help_text="Removed by staff: the match page shows its author and time, not its text."
+    )
 
     class Meta:
         # The match page reads the latest 50 of one match, newest first, by this index.
@@ -481,7 +490,8 @@ class Notification(models.Model):
         ]
         constraints = [
             models.UniqueConstraint(
-                fields=["user", "channel"], condition=Q(kind="digest", sent_at__isnull=True, resent_from__isnull=True),
+                fields=["user", "channel"],
+                condition=Q(kind="digest", sent_at__isnull=True, resent_from__isnull=True),
                 name="notification_one_pending_digest",
             ),
             # One notice of messages waits per player, match and channel: a burst of messages makes one.

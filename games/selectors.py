@@ -62,8 +62,11 @@ def matches_of(user: User) -> list[Match]:
     play, waiting, and the latest finished (all of them: ``finished_matches_of``). Matches
     whose seat the AI took from the player are there too (``seated`` is False): the player
     may still watch them."""
-    live = _of_player(user).filter(status__in=[Status.ACTIVE, Status.OPEN]).order_by(
-        F("my_turn").desc(), Case(When(status=Status.ACTIVE, then=0), default=1), *URGENCY)
+    live = (
+        _of_player(user)
+        .filter(status__in=[Status.ACTIVE, Status.OPEN])
+        .order_by(F("my_turn").desc(), Case(When(status=Status.ACTIVE, then=0), default=1), *URGENCY)
+    )
     return list(live.annotate(new_messages=_new_messages(user))) + list(finished_matches_of(user)[:LATEST_FINISHED])
 
 
@@ -82,8 +85,12 @@ def unanswered_invitation() -> Q:
 def finished_matches_of(user: User) -> QuerySet[Match]:
     """The player's finished and aborted matches, the latest to end first (a page at a time):
     a match begun long ago that ended today leads the list."""
-    return _of_player(user).filter(status__in=[Status.FINISHED, Status.ABORTED]).annotate(
-        new_messages=_new_messages(user)).order_by(F("finished_at").desc(nulls_last=True), "-created_at", "-pk")
+    return (
+        _of_player(user)
+        .filter(status__in=[Status.FINISHED, Status.ABORTED])
+        .annotate(new_messages=_new_messages(user))
+        .order_by(F("finished_at").desc(nulls_last=True), "-created_at", "-pk")
+    )
 
 
 def unseen_messages(user: User, since: datetime | None = None) -> QuerySet[Message]:
@@ -91,9 +98,9 @@ def unseen_messages(user: User, since: datetime | None = None) -> QuerySet[Messa
     hidden by staff, after they last had the match page open (``Seat.last_seen_at``), or ever; and
     after ``since``, if given (the digest's last one)."""
     seen = OuterRef("last_seen_at")
-    rows = (Message.objects.filter(Q(IsNull(seen, True)) | Q(created_at__gt=seen), match=OuterRef("match"),
-                                   hidden=False)
-            .exclude(author=user))
+    rows = Message.objects.filter(
+        Q(IsNull(seen, True)) | Q(created_at__gt=seen), match=OuterRef("match"), hidden=False
+    ).exclude(author=user)
     return rows if since is None else rows.filter(created_at__gt=since)
 
 
@@ -113,9 +120,11 @@ def _of_player(user: User) -> QuerySet[Match]:
     mine = Seat.objects.filter(Q(user=user) | Q(former_user=user)).values("match_id")
     return _with_seats(
         Match.objects.filter(pk__in=mine)
-        .annotate(seated=Exists(seat_of_user),
-                  my_turn=Exists(seat_of_user.filter(_your_turn())),
-                  my_deadline=Subquery(seat_of_user.filter(_your_turn()).values("deadline")[:1]))
+        .annotate(
+            seated=Exists(seat_of_user),
+            my_turn=Exists(seat_of_user.filter(_your_turn())),
+            my_deadline=Subquery(seat_of_user.filter(_your_turn()).values("deadline")[:1]),
+        )
         .order_by("-created_at", "-pk")
     )
 
@@ -168,16 +177,25 @@ def lobby_open_matches(user: User) -> list[Match]:
     many of its creator's were ranked (more than shown: some of theirs are left off)."""
     mine = Seat.objects.filter(match=OuterRef("pk"), user=user)
     newest = ("-created_at", "-pk")
-    open_ones = (Match.objects.filter(status=Status.OPEN).filter(_open_seat())
-                 .exclude(Exists(mine)).exclude(_waits_for_a_closed_account()).order_by(*newest))
+    open_ones = (
+        Match.objects.filter(status=Status.OPEN)
+        .filter(_open_seat())
+        .exclude(Exists(mine))
+        .exclude(_waits_for_a_closed_account())
+        .order_by(*newest)
+    )
     # Ranked among the newest few hundred only, read by the index (ranking all 10,000 took 20-35 ms):
     # none has more than OPEN_MATCHES_PER_PLAYER, so these hold LOBBY_SHOWN to list, if there are as many.
     # (Staff are not limited: many of theirs may leave fewer listed, and the page says more may wait.)
     candidates = LOBBY_SHOWN * ceil(settings.OPEN_MATCHES_PER_PLAYER / LOBBY_SHOWN_PER_CREATOR)
-    matches = (Match.objects.filter(pk__in=open_ones.values("pk")[:candidates])
-               .annotate(creator_rank=Window(RowNumber(), partition_by=F("created_by"), order_by=newest),
-                         creator_open=Window(Count("pk"), partition_by=F("created_by")))
-               .filter(creator_rank__lte=LOBBY_SHOWN_PER_CREATOR))
+    matches = (
+        Match.objects.filter(pk__in=open_ones.values("pk")[:candidates])
+        .annotate(
+            creator_rank=Window(RowNumber(), partition_by=F("created_by"), order_by=newest),
+            creator_open=Window(Count("pk"), partition_by=F("created_by")),
+        )
+        .filter(creator_rank__lte=LOBBY_SHOWN_PER_CREATOR)
+    )
     return list(_with_seats(matches.order_by(*newest))[:LOBBY_SHOWN])
 
 
@@ -233,8 +251,12 @@ def match_messages(match: Match, *, every: bool = False, reader: User | None = N
     however many there are (the count comes with each row), the match's rows read by the index on
     (match, -id)."""
     reported = MessageReport.objects.filter(message=OuterRef("pk"), reporter_id=reader.pk if reader else None)
-    rows = (Message.objects.filter(match=match).select_related("author")
-            .annotate(total=Window(Count("pk")), reported=Exists(reported)).order_by("-pk"))
+    rows = (
+        Message.objects.filter(match=match)
+        .select_related("author")
+        .annotate(total=Window(Count("pk")), reported=Exists(reported))
+        .order_by("-pk")
+    )
     shown = list(rows if every else rows[:MESSAGES_SHOWN])
     return Messages(shown[::-1], shown[0].total if shown else 0)
 
@@ -243,8 +265,13 @@ def matches_with_unseen_messages(user: User, *, since: datetime | None) -> list[
     """The matches the player is seated in with messages they have not seen (``unseen_messages``)
     written after ``since``, by number; each with ``unseen``, how many (My matches counts them so)."""
     seated = Seat.objects.filter(match=OuterRef("pk"), user=user)
-    return list(Match.objects.filter(Exists(seated)).annotate(unseen=_new_messages(user, since=since))
-                .filter(unseen__gt=0).defer("state").order_by("pk"))
+    return list(
+        Match.objects.filter(Exists(seated))
+        .annotate(unseen=_new_messages(user, since=since))
+        .filter(unseen__gt=0)
+        .defer("state")
+        .order_by("pk")
+    )
 
 
 def reports_staff_not_told() -> QuerySet[MessageReport]:
@@ -258,8 +285,11 @@ def presence_due(now: datetime, user: User) -> Q:
     """Seats of ``user`` whose presence on the match page is worth writing again: not for
     PRESENCE_WRITE_SECONDS, or at once when the page shows messages of others written since
     (``unseen_messages``), which My matches would otherwise still call new."""
-    return (Q(last_seen_at__isnull=True) | Q(last_seen_at__lt=now - timedelta(seconds=PRESENCE_WRITE_SECONDS))
-            | Q(Exists(unseen_messages(user))))
+    return (
+        Q(last_seen_at__isnull=True)
+        | Q(last_seen_at__lt=now - timedelta(seconds=PRESENCE_WRITE_SECONDS))
+        | Q(Exists(unseen_messages(user)))
+    )
 
 
 class Poll(NamedTuple):
@@ -274,8 +304,12 @@ def match_poll(match_id: int, user: User) -> Poll | None:
     Whether the presence is due is asked here so that a poll writes it only then (every
     poll wrote it, an UPDATE that changed nothing nine times in ten)."""
     due = Exists(Seat.objects.filter(presence_due(timezone.now(), user), match=OuterRef("pk"), user=user))
-    row = (Match.objects.filter(_visible_to(user), pk=match_id).annotate(due=due)
-           .values_list("version", "status", "revision", "due").first())
+    row = (
+        Match.objects.filter(_visible_to(user), pk=match_id)
+        .annotate(due=due)
+        .values_list("version", "status", "revision", "due")
+        .first()
+    )
     return None if row is None else Poll(poll_token(*row[:3]), row[3])
 
 
@@ -286,9 +320,11 @@ def with_resend_facts(notifications: QuerySet[Notification]) -> QuerySet[Notific
     still waits for an answer."""
     theirs = Seat.objects.filter(match=OuterRef("match"), user=OuterRef("user"))
     removed = Message.objects.filter(match=OuterRef("match"), pk__gte=OuterRef("first_message"), hidden=True)
-    return notifications.annotate(their_turn=Exists(theirs.filter(to_act=True, match__status=Status.ACTIVE)),
-                                  still_invited=Exists(theirs.filter(accepted=False, match__status=Status.OPEN)),
-                                  removed_since=Exists(removed))
+    return notifications.annotate(
+        their_turn=Exists(theirs.filter(to_act=True, match__status=Status.ACTIVE)),
+        still_invited=Exists(theirs.filter(accepted=False, match__status=Status.OPEN)),
+        removed_since=Exists(removed),
+    )
 
 
 def recent_opponents(user: User) -> list[User]:
@@ -342,20 +378,27 @@ def player_record(player: User) -> list[GameRecord]:
     most = max(game.max_players for game in all_games())
     won = reduce(or_, (Q(Exact(_winner(index), F("number"))) for index in range(most)))
     alone = Q(IsNull(_winner(1), True))
-    rows = (Seat.objects.filter(user=player, match__status=Status.FINISHED).order_by().values("match__game")
-            .annotate(finished=Count("pk"), won=Count("pk", filter=won & alone),
-                      shared=Count("pk", filter=won & ~alone)))
+    rows = (
+        Seat.objects.filter(user=player, match__status=Status.FINISHED)
+        .order_by()
+        .values("match__game")
+        .annotate(finished=Count("pk"), won=Count("pk", filter=won & alone), shared=Count("pk", filter=won & ~alone))
+    )
     counts = {row["match__game"]: row for row in rows}
-    return [GameRecord(game, **{key: counts[game.slug][key] for key in ("finished", "won", "shared")})
-            for game in all_games() if game.slug in counts]
+    return [
+        GameRecord(game, **{key: counts[game.slug][key] for key in ("finished", "won", "shared")})
+        for game in all_games()
+        if game.slug in counts
+    ]
 
 
 def player_matches(player: User, viewer: User) -> tuple[list[Match], list[Match]]:
     """The player's matches in play (or waiting for players) and their latest finished ones that
     ``viewer`` may open (``_visible_to``): a match among others stays theirs alone. Two lists
     of a fixed length at most, four queries with their seats."""
-    theirs = (Match.objects.filter(_visible_to(viewer), pk__in=Seat.objects.filter(user=player).values("match_id"))
-              .defer("state"))  # a list row never draws the board: a Jeexa or Mesopotamia state is kilobytes
+    theirs = Match.objects.filter(
+        _visible_to(viewer), pk__in=Seat.objects.filter(user=player).values("match_id")
+    ).defer("state")  # a list row never draws the board: a Jeexa or Mesopotamia state is kilobytes
     live = theirs.filter(status__in=[Status.ACTIVE, Status.OPEN]).order_by("-created_at", "-pk")
     done = theirs.filter(status=Status.FINISHED).order_by(F("finished_at").desc(nulls_last=True), "-created_at", "-pk")
     return list(_with_seats(live)[:IN_PLAY_SHOWN]), list(_with_seats(done)[:LATEST_FINISHED])

@@ -57,8 +57,10 @@ log = logging.getLogger(__name__)
 
 NOT_IN_PLAY = "This match is not in play any more."
 NOT_STARTED = "This match has not started yet: it is waiting for players."
-RESIGN_BEFORE_START = ("This match has not started yet, so there is nothing to resign: decline the invitation, "
-                       "or withdraw the match if you created it.")
+RESIGN_BEFORE_START = (
+    "This match has not started yet, so there is nothing to resign: decline the invitation, "
+    "or withdraw the match if you created it."
+)
 ALREADY_ENDED = {  # why staff cannot abort a match
     Status.ABORTED: "This match is already cancelled.",
     Status.FINISHED: "This match is already over; there is nothing to abort.",
@@ -84,11 +86,15 @@ NOT_YOUR_TURN = "It is not your turn."
 NOT_YOUR_MATCH = "You are not playing in this match."
 NOT_FINISHED = "A rematch can only follow a match that was played to the end."
 CREATED, ACCEPTED = "created", "accepted"  # what match_rematch did
-REMATCH_WITHDRAWN = ("The rematch you were offered was cancelled before you accepted it, so you have joined nothing. "
-                     "You may offer a new rematch.")
+REMATCH_WITHDRAWN = (
+    "The rematch you were offered was cancelled before you accepted it, so you have joined nothing. "
+    "You may offer a new rematch."
+)
 NO_REMATCH_OF_CANCELLED = "This match was cancelled, so there is nothing to play again: start a new match instead."
-STALE_MOVE = ("The board changed since you loaded it (a move was played, perhaps from another tab or window), "
-              "so yours was not played. Here is the current position.")
+STALE_MOVE = (
+    "The board changed since you loaded it (a move was played, perhaps from another tab or window), "
+    "so yours was not played. Here is the current position."
+)
 ALREADY_SEATED = "You already have a seat in this match."
 ACCEPT_INSTEAD = "You are invited to this match: accept the invitation to take your seat."
 YOUR_OWN_MATCH = "You created this match, so there is no invitation for you to answer."
@@ -96,20 +102,27 @@ NO_OPEN_SEAT = "There is no open seat left in this match."
 NO_INVITATION = "You have no invitation to this match."
 WAITS_FOR_CLOSED_ACCOUNT = "This match waits for {names}, whose account{s} {are} closed, so it can never start."
 UNKNOWN_PLAYER = "There is no player called “{name}”."
-UNCONFIRMED_PLAYER = ("“{name}” has not confirmed their email address yet, so they cannot sign in to play. "
-                      "Invite them once they have.")
+UNCONFIRMED_PLAYER = (
+    "“{name}” has not confirmed their email address yet, so they cannot sign in to play. Invite them once they have."
+)
 INVITED_SELF = "You cannot invite yourself; you already have a seat."
 INVITED_TWICE = "“{name}” is invited twice."
 # The limits on what one player may ask of the others (settings.OPEN_MATCHES_PER_PLAYER and the next two).
-TOO_MANY_OPEN = ("You already have {count} matches waiting for players, the most one player may have at once. "
-                 "Cancel one of them (on its page), or wait until players join them, before you start another. "
-                 "A match against the AI alone starts at once, so you may start one of those.")
-TOO_MANY_INVITATIONS_TO_ONE = ("“{name}” has {count} of your invitations still to answer, the most one player may "
-                               "have from another at once. Wait for their answers, or cancel one of those matches, "
-                               "before you invite them again.")
-TOO_MANY_INVITATIONS_A_DAY = ("You sent {sent} invitation{s} in the last 24 hours and this match would send {new} "
-                              "more: one player may send at most {most} a day. Leave seats open for anyone to join "
-                              "instead, or invite again tomorrow.")
+TOO_MANY_OPEN = (
+    "You already have {count} matches waiting for players, the most one player may have at once. "
+    "Cancel one of them (on its page), or wait until players join them, before you start another. "
+    "A match against the AI alone starts at once, so you may start one of those."
+)
+TOO_MANY_INVITATIONS_TO_ONE = (
+    "“{name}” has {count} of your invitations still to answer, the most one player may "
+    "have from another at once. Wait for their answers, or cancel one of those matches, "
+    "before you invite them again."
+)
+TOO_MANY_INVITATIONS_A_DAY = (
+    "You sent {sent} invitation{s} in the last 24 hours and this match would send {new} "
+    "more: one player may send at most {most} a day. Leave seats open for anyone to join "
+    "instead, or invite again tomorrow."
+)
 UNKNOWN_AI_LEVEL = "{game} has no AI level {level}."
 ONLY_CREATOR_CANCELS = "Only the player who created this match can cancel it."
 TIME_RAN_OUT = "Your time for this move ran out."
@@ -252,20 +265,38 @@ def _lock_match(match_id: int) -> Match:
 def _set_status(match: Match, to: str, *, reason: str, actor: User | None = None, in_log: bool = False) -> None:
     if to not in STATUS_TRANSITIONS[match.status]:
         raise ServiceError(f"A match that is {match.get_status_display().lower()} cannot become {to}.")
-    MatchEvent.objects.create(match=match, from_status=match.status, to_status=to, reason=reason, actor=actor,
-                              ply=match.version if in_log else None)
+    MatchEvent.objects.create(
+        match=match,
+        from_status=match.status,
+        to_status=to,
+        reason=reason,
+        actor=actor,
+        ply=match.version if in_log else None,
+    )
     match.status = to
     _touch(match)
 
 
-def _record_event(match: Match, *, reason: str, actor: User | None = None, in_log: bool = False,
-                  level_change: tuple[int, int] | None = None) -> None:
+def _record_event(
+    match: Match,
+    *,
+    reason: str,
+    actor: User | None = None,
+    in_log: bool = False,
+    level_change: tuple[int, int] | None = None,
+) -> None:
     """A seating or clock change that keeps the status, kept beside the status changes;
     ``level_change`` is the seat whose AI level staff changed and its former level."""
     seat, former_ai_level = level_change or (None, None)
     MatchEvent.objects.create(
-        match=match, from_status=match.status, to_status=match.status, reason=reason, actor=actor,
-        ply=match.version if in_log else None, seat=seat, former_ai_level=former_ai_level,
+        match=match,
+        from_status=match.status,
+        to_status=match.status,
+        reason=reason,
+        actor=actor,
+        ply=match.version if in_log else None,
+        seat=seat,
+        former_ai_level=former_ai_level,
     )
     _touch(match)
 
@@ -293,8 +324,9 @@ def _email_wanted(user: User, kind: str) -> bool:
     )
 
 
-def _notify(user: User, match: Match, kind: str, template: str, context: dict, *,
-            due_at: datetime | None = None) -> None:
+def _notify(
+    user: User, match: Match, kind: str, template: str, context: dict, *, due_at: datetime | None = None
+) -> None:
     """Write the message to the outbox, one row per channel the player chose. Rows due now
     are handed to a task after the commit; the relay sweep sends whatever is left."""
     for notification in _outbox_rows(user, match, kind, template, context, due_at=due_at):
@@ -303,8 +335,9 @@ def _notify(user: User, match: Match, kind: str, template: str, context: dict, *
             transaction.on_commit(partial(tasks.enqueue_notification, notification.pk), robust=True)
 
 
-def _outbox_rows(user: User, match: Match, kind: str, template: str, context: dict, *,
-                 due_at: datetime | None = None) -> list[Notification]:
+def _outbox_rows(
+    user: User, match: Match, kind: str, template: str, context: dict, *, due_at: datetime | None = None
+) -> list[Notification]:
     """The rows ``_notify`` writes, not saved yet: rows due later can be written many at once."""
     now = timezone.now()
     channels = _channels(user, kind, now)
@@ -321,9 +354,15 @@ def _outbox_rows(user: User, match: Match, kind: str, template: str, context: di
         return []
     subject, body = _written(user, match, template, context)
     return [
-        Notification(user=user, match=match, kind=kind, channel=channel, subject=subject,
-                     body=body if channel == Notification.Channel.EMAIL else f"{subject}\n{_match_url(match)}",
-                     due_at=due_at or now)
+        Notification(
+            user=user,
+            match=match,
+            kind=kind,
+            channel=channel,
+            subject=subject,
+            body=body if channel == Notification.Channel.EMAIL else f"{subject}\n{_match_url(match)}",
+            due_at=due_at or now,
+        )
         for channel in channels
     ]
 
@@ -350,16 +389,31 @@ def _tell_of_message(match: Match, message: Message) -> None:
     meanwhile (``_close``)."""
     now = timezone.now()
     due = now + timedelta(seconds=settings.MESSAGE_NOTICE_DELAY_SECONDS)
-    readers = [seat.user for seat in match.seats.select_related("user")
-               if seat.user_id not in (None, message.author_id) and seat.user.is_active]
-    waiting = set(Notification.objects.filter(match=match, kind=Notification.Kind.MESSAGE, sent_at__isnull=True,
-                                              resent_from__isnull=True).values_list("user_id", "channel"))
-    Notification.objects.bulk_create([
-        Notification(user=user, match=match, kind=Notification.Kind.MESSAGE, channel=channel,
-                     first_message=message, due_at=due)
-        for user in readers for channel in _channels(user, Notification.Kind.MESSAGE, now)
-        if (user.pk, channel) not in waiting
-    ])
+    readers = [
+        seat.user
+        for seat in match.seats.select_related("user")
+        if seat.user_id not in (None, message.author_id) and seat.user.is_active
+    ]
+    waiting = set(
+        Notification.objects.filter(
+            match=match, kind=Notification.Kind.MESSAGE, sent_at__isnull=True, resent_from__isnull=True
+        ).values_list("user_id", "channel")
+    )
+    Notification.objects.bulk_create(
+        [
+            Notification(
+                user=user,
+                match=match,
+                kind=Notification.Kind.MESSAGE,
+                channel=channel,
+                first_message=message,
+                due_at=due,
+            )
+            for user in readers
+            for channel in _channels(user, Notification.Kind.MESSAGE, now)
+            if (user.pk, channel) not in waiting
+        ]
+    )
 
 
 def _written(user: User, match: Match, template: str, context: dict) -> tuple[str, str]:
@@ -417,11 +471,15 @@ def _readers(seats: list[Seat], *, but: int | None = None) -> list[tuple[Seat, U
     return readers
 
 
-def _tell_the_result(match: Match, seats: list[Seat], readers: list[tuple[Seat, User]], *,
-                     last_move: str = "") -> None:
+def _tell_the_result(match: Match, seats: list[Seat], readers: list[tuple[Seat, User]], *, last_move: str = "") -> None:
     for seat, user in readers:
-        _notify(user, match, Notification.Kind.MATCH_OVER, "match_over",
-                {"last_move": last_move, "taken_over_at": seat.taken_over_at, **_result_words(match, seats, seat)})
+        _notify(
+            user,
+            match,
+            Notification.Kind.MATCH_OVER,
+            "match_over",
+            {"last_move": last_move, "taken_over_at": seat.taken_over_at, **_result_words(match, seats, seat)},
+        )
 
 
 def next_digest_at(user: User, now: datetime, *, sent_last: datetime | None = None) -> datetime:
@@ -450,17 +508,20 @@ def notification_settings_changed(*, user_id: int) -> None:
     user = User.objects.get(pk=user_id)
     now = timezone.now()
     unclaimed = Notification.objects.filter(
-        Q(claimed_until__isnull=True) | Q(claimed_until__lt=now), user=user, sent_at__isnull=True)
+        Q(claimed_until__isnull=True) | Q(claimed_until__lt=now), user=user, sent_at__isnull=True
+    )
     unclaimed.filter(kind=Notification.Kind.DIGEST).delete()
     if user.turn_notice == TurnNotice.DIGEST and (selectors.matches_to_act(user) or _digest_news(user)):
         _digest_schedule(user, now)
     # Only those still to come: one due already (the sweep runs every half minute) or waiting
     # to be tried again would not be written again, its time being past.
     unclaimed.filter(kind=Notification.Kind.REMINDER, due_at__gt=now, attempts=0).delete()
-    running = Seat.objects.filter(user=user, to_act=True, deadline__isnull=False, clock_started_at__isnull=False,
-                                  match__status=Status.ACTIVE).select_related("match", "user")
+    running = Seat.objects.filter(
+        user=user, to_act=True, deadline__isnull=False, clock_started_at__isnull=False, match__status=Status.ACTIVE
+    ).select_related("match", "user")
     Notification.objects.bulk_create(
-        [row for seat in running for row in _reminder_rows(seat.match, seat, seat.clock_started_at, now=now)])
+        [row for seat in running for row in _reminder_rows(seat.match, seat, seat.clock_started_at, now=now)]
+    )
 
 
 def _digest_schedule(user: User, now: datetime, *, just_sent: bool = False) -> None:
@@ -472,11 +533,15 @@ def _digest_schedule(user: User, now: datetime, *, just_sent: bool = False) -> N
     due = next_digest_at(user, now)
     if not just_sent and due.astimezone(user.zone).date() == now.astimezone(user.zone).date():
         sent_last = Notification.objects.filter(
-            user=user, kind=Notification.Kind.DIGEST, outcome=Notification.Outcome.SENT, resent_from__isnull=True,
+            user=user,
+            kind=Notification.Kind.DIGEST,
+            outcome=Notification.Outcome.SENT,
+            resent_from__isnull=True,
         ).aggregate(last=Max("sent_at"))["last"]
         due = next_digest_at(user, now, sent_last=sent_last)
     Notification.objects.bulk_create(
-        [Notification(user=user, kind=Notification.Kind.DIGEST, due_at=due)], ignore_conflicts=True)
+        [Notification(user=user, kind=Notification.Kind.DIGEST, due_at=due)], ignore_conflicts=True
+    )
 
 
 def _cancel_reminders(match: Match, user_ids: list[int] | None = None) -> None:
@@ -552,8 +617,9 @@ def _reminder_rows(match: Match, seat: Seat, since: datetime, *, now: datetime |
     for percent in seat.user.reminder_percents:
         due = since + (seat.deadline - since) * percent / 100
         if percent > seat.reminded_share and (now is None or due > now):
-            rows += _outbox_rows(seat.user, match, Notification.Kind.REMINDER, "reminder",
-                                 {"deadline": seat.deadline}, due_at=due)
+            rows += _outbox_rows(
+                seat.user, match, Notification.Kind.REMINDER, "reminder", {"deadline": seat.deadline}, due_at=due
+            )
     return rows
 
 
@@ -578,9 +644,15 @@ def _share_come(seat: Seat, now: datetime, *, unsent_from: datetime | None = Non
 
 def _first_unsent_reminders(user: User, match_ids: list[int]) -> dict[int, datetime]:
     """For ``_share_come``: per match, when the first of the player's reminders not sent yet is due."""
-    return dict(Notification.objects.filter(user=user, match_id__in=match_ids, kind=Notification.Kind.REMINDER,
-                                            sent_at__isnull=True)
-                .order_by().values("match_id").annotate(first=Min("due_at")).values_list("match_id", "first"))
+    return dict(
+        Notification.objects.filter(
+            user=user, match_id__in=match_ids, kind=Notification.Kind.REMINDER, sent_at__isnull=True
+        )
+        .order_by()
+        .values("match_id")
+        .annotate(first=Min("due_at"))
+        .values_list("match_id", "first")
+    )
 
 
 def _update_clocks(match: Match, seats: list[Seat], *, before: set[int], after: set[int]) -> None:
@@ -591,8 +663,12 @@ def _update_clocks(match: Match, seats: list[Seat], *, before: set[int], after: 
             if _clock_stop(match, seat, now, turn_done=True):
                 changed.append(seat)
                 stopped_users.append(seat.user_id)
-        elif (seat.number in after and seat.number not in before and match.status == Status.ACTIVE
-              and _clock_start(match, seat, now)):
+        elif (
+            seat.number in after
+            and seat.number not in before
+            and match.status == Status.ACTIVE
+            and _clock_start(match, seat, now)
+        ):
             changed.append(seat)
     if stopped_users:
         _cancel_reminders(match, stopped_users)
@@ -653,14 +729,15 @@ def _since_your_last_move(match: Match, seat: Seat) -> dict:
     moves = MoveRecord.objects.filter(match=match, ply__gte=first).order_by("-ply")
     events = MatchEvent.objects.filter(match=match, ply__gte=first).order_by("-ply", "-pk")  # in the log: a ply
     # An event at ply p came after move p - 1 and before move p: newest first, a move before its events.
-    lines = sorted([(ply, 1, text) for ply, text in moves.values_list("ply", "description")[: SINCE_SHOWN + 1]]
-                   + [(ply, 0, text) for ply, text in events.values_list("ply", "reason")[: SINCE_SHOWN + 1]],
-                   reverse=True)
+    lines = sorted(
+        [(ply, 1, text) for ply, text in moves.values_list("ply", "description")[: SINCE_SHOWN + 1]]
+        + [(ply, 0, text) for ply, text in events.values_list("ply", "reason")[: SINCE_SHOWN + 1]],
+        reverse=True,
+    )
     texts = [text for _ply, _order, text in lines]
     more_before = len(texts) > SINCE_SHOWN
     total = moves.count() + events.count() if more_before else len(texts)  # "12 of 30": what was left out
-    return {"since": texts[:SINCE_SHOWN][::-1], "more_before": more_before, "total": total,
-            "first_turn": mine is None}
+    return {"since": texts[:SINCE_SHOWN][::-1], "more_before": more_before, "total": total, "first_turn": mine is None}
 
 
 def _start(match: Match, seats: list[Seat], *, actor: User | None) -> None:
@@ -691,8 +768,13 @@ def _seat_of(seats: list[Seat], user: User) -> Seat | None:
 
 @transaction.atomic
 def match_create(
-    *, creator: User, game_slug: str, options: dict[str, str], seats: list[SeatSpec],
-    clock: ClockSpec | None = None, rematch_of: Match | None = None,
+    *,
+    creator: User,
+    game_slug: str,
+    options: dict[str, str],
+    seats: list[SeatSpec],
+    clock: ClockSpec | None = None,
+    rematch_of: Match | None = None,
 ) -> Match:
     """A new match; it starts at once when no seat waits for a player."""
     game = get_game(game_slug)
@@ -701,8 +783,14 @@ def match_create(
     state = game.initial_state(len(seats), options, seed)  # ValueError for a bad player count
     _within_limits(creator, seats)
     match = Match.objects.create(
-        game=game.slug, options=options, state=game.dump(state), seed=seed, created_by=creator,
-        rematch_of=rematch_of, open_to_all=any(spec.kind == "open" for spec in seats), open_until=_open_until(),
+        game=game.slug,
+        options=options,
+        state=game.dump(state),
+        seed=seed,
+        created_by=creator,
+        rematch_of=rematch_of,
+        open_to_all=any(spec.kind == "open" for spec in seats),
+        open_until=_open_until(),
         **clock_fields(clock or ClockSpec(), players=len(seats)),
     )
     MatchEvent.objects.create(match=match, to_status=Status.OPEN, reason="Match created.", actor=creator)
@@ -776,11 +864,15 @@ def _within_limits(creator: User, seats: list[SeatSpec]) -> None:
     if waiting >= settings.OPEN_MATCHES_PER_PLAYER:
         raise ServiceError(TOO_MANY_OPEN.format(count=waiting))
     if new_invitations:
-        sent = Seat.objects.filter(invited=True, match__created_by=creator,
-                                   match__created_at__gt=timezone.now() - timedelta(days=1)).count()
+        sent = Seat.objects.filter(
+            invited=True, match__created_by=creator, match__created_at__gt=timezone.now() - timedelta(days=1)
+        ).count()
         if sent + new_invitations > settings.INVITATIONS_PER_DAY:
-            raise ServiceError(TOO_MANY_INVITATIONS_A_DAY.format(sent=sent, s=pluralize(sent), new=new_invitations,
-                                                                 most=settings.INVITATIONS_PER_DAY))
+            raise ServiceError(
+                TOO_MANY_INVITATIONS_A_DAY.format(
+                    sent=sent, s=pluralize(sent), new=new_invitations, most=settings.INVITATIONS_PER_DAY
+                )
+            )
 
 
 def clock_fields(clock: ClockSpec, *, players: int) -> dict:
@@ -799,8 +891,13 @@ def clock_fields(clock: ClockSpec, *, players: int) -> dict:
         initial, increment, cap = clock.bank_initial_days, clock.bank_increment_days, clock.bank_cap_days
         if not initial or initial < 1 or increment is None or increment < 0 or cap is None or cap < initial:
             raise ServiceError(BAD_TIME_BANK)
-        return {"time_control": TimeControl.BANK, "bank_initial_days": initial, "bank_increment_days": increment,
-                "bank_cap_days": cap, "on_timeout": on_timeout}
+        return {
+            "time_control": TimeControl.BANK,
+            "bank_initial_days": initial,
+            "bank_increment_days": increment,
+            "bank_cap_days": cap,
+            "on_timeout": on_timeout,
+        }
     raise ServiceError(UNKNOWN_TIME_CONTROL)
 
 
@@ -818,8 +915,11 @@ def match_rematch(*, match_id: int, user: User, accepting: int | None = None) ->
         raise NotAllowed(NOT_YOUR_MATCH)
     # A declined or withdrawn rematch stays as it is, and a new one may be offered.
     existing = Match.objects.filter(rematch_of=match).exclude(status=Status.ABORTED).first()
-    if existing is None and accepting is not None and Match.objects.filter(
-            pk=accepting, rematch_of=match, status=Status.ABORTED).exists():
+    if (
+        existing is None
+        and accepting is not None
+        and Match.objects.filter(pk=accepting, rematch_of=match, status=Status.ABORTED).exists()
+    ):
         raise ServiceError(REMATCH_WITHDRAWN)  # and none offered since: the player decides again
     if existing is not None:
         invited = existing.seats.filter(user=user, accepted=False).exists()
@@ -840,12 +940,16 @@ def match_rematch(*, match_id: int, user: User, accepting: int | None = None) ->
         else:
             specs.append(SeatSpec("open"))  # a closed account: anyone may take the seat
     clock = ClockSpec(
-        time_control=match.time_control, days_per_move=match.days_per_move,
-        bank_initial_days=match.bank_initial_days, bank_increment_days=match.bank_increment_days,
-        bank_cap_days=match.bank_cap_days, on_timeout=match.on_timeout,
+        time_control=match.time_control,
+        days_per_move=match.days_per_move,
+        bank_initial_days=match.bank_initial_days,
+        bank_increment_days=match.bank_increment_days,
+        bank_cap_days=match.bank_cap_days,
+        on_timeout=match.on_timeout,
     )
-    rematch = match_create(creator=user, game_slug=match.game, options=match.options, seats=specs, clock=clock,
-                           rematch_of=match)
+    rematch = match_create(
+        creator=user, game_slug=match.game, options=match.options, seats=specs, clock=clock, rematch_of=match
+    )
     return rematch, CREATED
 
 
@@ -857,8 +961,9 @@ def creator_seats(*, seats: list[SeatSpec], position: str) -> list[SeatSpec]:
     return [*seats[:index], SeatSpec("creator"), *seats[index:]]
 
 
-def _no_longer_open(match: Match, seats: list[Seat], user: User, *, joining: bool = False,
-                    accepting: bool = False) -> ServiceError:
+def _no_longer_open(
+    match: Match, seats: list[Seat], user: User, *, joining: bool = False, accepting: bool = False
+) -> ServiceError:
     """Why a match that was open a moment ago takes no join, acceptance or withdrawal now,
     in the words of what happened (a race lost, a second tab, a creator who withdrew)."""
     seat = _seat_of(seats, user)
@@ -903,8 +1008,9 @@ def waits_for_closed_account(seats: list[Seat]) -> str:
     if not closed:
         return ""
     several = len(closed) > 1
-    return WAITS_FOR_CLOSED_ACCOUNT.format(names=names_in_words(closed), s="s" if several else "",
-                                           are="are" if several else "is")
+    return WAITS_FOR_CLOSED_ACCOUNT.format(
+        names=names_in_words(closed), s="s" if several else "", are="are" if several else "is"
+    )
 
 
 def _already_answered(match: Match, user: User, *, accepting: bool) -> ServiceError:
@@ -987,13 +1093,14 @@ def match_expire(*, match_id: int) -> bool:
 
 
 def _expiry_words(seats: list[Seat]) -> str:
-    """"Bob did not answer the invitation in 14 days, so the match is cancelled." """
+    """ "Bob did not answer the invitation in 14 days, so the match is cancelled." """
     silent = [seat.user.public_name for seat in seats if seat.user_id and not seat.accepted]
     free = sum(seat.is_open for seat in seats)
     parts = []
     if silent:
-        parts.append(f"{names_in_words(silent)} did not answer "
-                     f"{'the invitation' if len(silent) == 1 else 'their invitations'}")
+        parts.append(
+            f"{names_in_words(silent)} did not answer {'the invitation' if len(silent) == 1 else 'their invitations'}"
+        )
     if free:
         parts.append("nobody took the open seat" if free == 1 else f"nobody took the {free} open seats")
     what = " and ".join(parts) or "nobody took the match up"  # not reached: an open match waits for someone
@@ -1006,15 +1113,24 @@ def invitation_expiry_tell(*, match_id: int) -> int:
     not answered yet, once (``open_until_told``, set under the row lock). How many were told."""
     now = timezone.now()
     match = _lock_match(match_id)
-    if (match.status != Status.OPEN or match.open_until_told or match.open_until is None
-            or not now < match.open_until <= now + timedelta(days=settings.OPEN_MATCH_WARN_DAYS)):
+    if (
+        match.status != Status.OPEN
+        or match.open_until_told
+        or match.open_until is None
+        or not now < match.open_until <= now + timedelta(days=settings.OPEN_MATCH_WARN_DAYS)
+    ):
         return 0
     match.open_until_told = True
     match.save(update_fields=["open_until_told"])
     silent = [seat.user for seat in _seats_locked(match) if seat.user_id and not seat.accepted and seat.user.is_active]
     for user in silent:
-        _notify(user, match, Notification.Kind.INVITATION, "invitation_expiring",
-                {"creator": match.created_by, "open_until": match.open_until})
+        _notify(
+            user,
+            match,
+            Notification.Kind.INVITATION,
+            "invitation_expiring",
+            {"creator": match.created_by, "open_until": match.open_until},
+        )
     return len(silent)
 
 
@@ -1065,8 +1181,9 @@ def move_submit(
         seat=seat.number,
         notation=game.normalize(move),
         # Names at the time of the move: the log keeps saying who made it after a seat changes hands.
-        description=with_player_names(game.describe(state, seat.number, move), seat_names(seats),
-                                      seat_colours(game.slug, game.view(state, None))),
+        description=with_player_names(
+            game.describe(state, seat.number, move), seat_names(seats), seat_colours(game.slug, game.view(state, None))
+        ),
         by_ai=seat.is_ai,
     )
     match.state = game.dump(new_state)
@@ -1093,8 +1210,14 @@ def match_resign(*, match_id: int, user: User) -> Match:
     if match.status != Status.ACTIVE:
         raise ServiceError(RESIGN_BEFORE_START if match.status == Status.OPEN else NOT_IN_PLAY)
     if len(seats) > 2:
-        _hand_seat_to_ai(match, seats, seat, level=max(match.game_obj.ai_levels),
-                         reason=f"{user.public_name} resigned; the AI plays on.", actor=user)
+        _hand_seat_to_ai(
+            match,
+            seats,
+            seat,
+            level=max(match.game_obj.ai_levels),
+            reason=f"{user.public_name} resigned; the AI plays on.",
+            actor=user,
+        )
         return match
     winners = [s.number for s in seats if s.number != seat.number]
     match.result = {"scores": [], "winners": winners, "reason": f"{user.public_name} resigned"}
@@ -1151,13 +1274,19 @@ def _tell_players(match: Match, seats: list[Seat], why: str, *, but: User | None
     """Every person seated (invited or not), and whoever's seat the AI took in play, except
     ``but``, hears that the match was cancelled, and why."""
     for seat, user in _readers(seats, but=getattr(but, "pk", None)):
-        _notify(user, match, Notification.Kind.MATCH_OVER, "match_cancelled",
-                {"why": why, "taken_over_at": seat.taken_over_at})
+        _notify(
+            user,
+            match,
+            Notification.Kind.MATCH_OVER,
+            "match_cancelled",
+            {"why": why, "taken_over_at": seat.taken_over_at},
+        )
 
 
 @transaction.atomic
-def seat_replace_by_ai(*, match_id: int, seat_number: int, level: int, actor: User | None, reason: str,
-                       why: str = "") -> Match:
+def seat_replace_by_ai(
+    *, match_id: int, seat_number: int, level: int, actor: User | None, reason: str, why: str = ""
+) -> Match:
     """Staff give a seat to the AI (``reason``: theirs, in the move log and told to the player).
     ``why``: the whole sentence instead, when it was no staff decision (a player closed their account)."""
     match = _lock_match(match_id)
@@ -1174,9 +1303,13 @@ def seat_replace_by_ai(*, match_id: int, seat_number: int, level: int, actor: Us
     if seat.is_ai:  # another level: staff make the game easier or harder for the others
         former_level, seat.ai_level = seat.ai_level, level
         seat.save(update_fields=["ai_level"])
-        _record_event(match, reason=f"Staff gave seat {seat_number + 1} to {seat.occupant_name} instead of "
-                                    f"{before}{because}", actor=actor, in_log=True,
-                      level_change=(seat_number, former_level))
+        _record_event(
+            match,
+            reason=f"Staff gave seat {seat_number + 1} to {seat.occupant_name} instead of {before}{because}",
+            actor=actor,
+            in_log=True,
+            level_change=(seat_number, former_level),
+        )
         if match.status == Status.ACTIVE and seat.to_act:
             transaction.on_commit(partial(tasks.enqueue_ai_move, match.pk, match.version), robust=True)
         return match
@@ -1184,8 +1317,9 @@ def seat_replace_by_ai(*, match_id: int, seat_number: int, level: int, actor: Us
         whose = f"the open seat (player {seat_number + 1})"
     else:
         whose = f"{before}'s {'invited ' if invited else ''}seat"
-    _hand_seat_to_ai(match, seats, seat, level=level, reason=why or f"Staff gave {whose} to the AI{because}",
-                     actor=actor)
+    _hand_seat_to_ai(
+        match, seats, seat, level=level, reason=why or f"Staff gave {whose} to the AI{because}", actor=actor
+    )
     if person is not None:
         told = why or f"Staff gave your {'invited ' if invited else ''}seat to the AI{because}"
         _notify(person, match, Notification.Kind.SEAT_TAKEN, "seat_taken", {"why": told, "invited": invited})
@@ -1195,8 +1329,9 @@ def seat_replace_by_ai(*, match_id: int, seat_number: int, level: int, actor: Us
 
 
 def _stop_all_clocks(match: Match) -> None:
-    Seat.objects.filter(match=match).update(to_act=False, deadline=None, clock_started_at=None, reminded_share=0,
-                                            paused_seconds=None)
+    Seat.objects.filter(match=match).update(
+        to_act=False, deadline=None, clock_started_at=None, reminded_share=0, paused_seconds=None
+    )
     _cancel_reminders(match)
 
 
@@ -1239,23 +1374,34 @@ def resend_refusal(notice: Notification) -> str:
         return NO_LONGER_THEIR_TURN
     if notice.kind == Notification.Kind.INVITATION and not notice.still_invited:
         return INVITATION_CLOSED
-    if notice.kind == Notification.Kind.MESSAGE and notice.removed_since and any(
-            _indented(text) in notice.body for text in Message.objects.filter(
-                match_id=notice.match_id, pk__gte=notice.first_message_id, hidden=True).values_list("text", flat=True)):
+    if (
+        notice.kind == Notification.Kind.MESSAGE
+        and notice.removed_since
+        and any(
+            _indented(text) in notice.body
+            for text in Message.objects.filter(
+                match_id=notice.match_id, pk__gte=notice.first_message_id, hidden=True
+            ).values_list("text", flat=True)
+        )
+    ):
         return QUOTES_A_REMOVED_MESSAGE  # a copy goes out as it was written: the text staff removed with it
     return ""
 
 
 def notification_resend(*, notification_id: int) -> Notification:
     """Staff: send a notice again, as it was written, in a new outbox row (returned)."""
-    original = selectors.with_resend_facts(Notification.objects.select_related("match", "user")).get(
-        pk=notification_id)
+    original = selectors.with_resend_facts(Notification.objects.select_related("match", "user")).get(pk=notification_id)
     if refusal := resend_refusal(original):
         raise ServiceError(refusal)
     with transaction.atomic():
         copy = Notification.objects.create(
-            user=original.user, match=original.match, kind=original.kind, channel=original.channel,
-            subject=original.subject, body=original.body, resent_from=original,
+            user=original.user,
+            match=original.match,
+            kind=original.kind,
+            channel=original.channel,
+            subject=original.subject,
+            body=original.body,
+            resent_from=original,
         )
         transaction.on_commit(partial(tasks.enqueue_notification, copy.pk), robust=True)
     return copy
@@ -1311,7 +1457,8 @@ def notification_send(*, notification_id: int) -> bool:
         if not reason and later:
             # Not an attempt to deliver: the claim is handed back with the new time.
             Notification.objects.filter(pk=notification_id).update(
-                claimed_until=None, due_at=later, attempts=F("attempts") - 1)
+                claimed_until=None, due_at=later, attempts=F("attempts") - 1
+            )
             return False
         if not reason and notification.kind == Notification.Kind.DIGEST:
             reason = _digest_render(notification)
@@ -1325,13 +1472,13 @@ def notification_send(*, notification_id: int) -> bool:
     except Exception as error:
         if isinstance(error, PermanentFailure) or notification.attempts >= MAX_SEND_ATTEMPTS:
             log.warning("Notification %s failed for good: %s", notification_id, error)
-            _close(notification, Notification.Outcome.FAILED, str(error) or type(error).__name__,
-                   told_upto=told_upto)
+            _close(notification, Notification.Outcome.FAILED, str(error) or type(error).__name__, told_upto=told_upto)
             _next_digest(notification)  # the address may be corrected by tomorrow
             return False
         backoff = settings.NOTIFICATION_RETRY_SECONDS * 2 ** (notification.attempts - 1)
         Notification.objects.filter(pk=notification_id).update(
-            claimed_until=None, last_error=(str(error) or type(error).__name__)[:300],
+            claimed_until=None,
+            last_error=(str(error) or type(error).__name__)[:300],
             due_at=timezone.now() + timedelta(seconds=backoff),
         )
         raise
@@ -1356,13 +1503,26 @@ def _close(notification: Notification, outcome: str, error: str, *, told_upto: i
     with transaction.atomic():
         match = _lock_match(notification.match_id)
         _mark_done(notification, outcome, error)
-        later = (Message.objects.filter(match=match, pk__gt=told_upto).exclude(author_id=notification.user_id)
-                 .order_by("pk").first())
+        later = (
+            Message.objects.filter(match=match, pk__gt=told_upto)
+            .exclude(author_id=notification.user_id)
+            .order_by("pk")
+            .first()
+        )
         if later is not None and notification.user.is_active:
-            Notification.objects.bulk_create([Notification(
-                user=notification.user, match=match, kind=Notification.Kind.MESSAGE, channel=notification.channel,
-                first_message=later, due_at=later.created_at + timedelta(seconds=settings.MESSAGE_NOTICE_DELAY_SECONDS),
-            )], ignore_conflicts=True)
+            Notification.objects.bulk_create(
+                [
+                    Notification(
+                        user=notification.user,
+                        match=match,
+                        kind=Notification.Kind.MESSAGE,
+                        channel=notification.channel,
+                        first_message=later,
+                        due_at=later.created_at + timedelta(seconds=settings.MESSAGE_NOTICE_DELAY_SECONDS),
+                    )
+                ],
+                ignore_conflicts=True,
+            )
 
 
 def _mark_done(notification: Notification, outcome: str, error: str) -> None:
@@ -1376,8 +1536,9 @@ def _turn_seat(notification: Notification) -> Seat | None:
     a match in play (read once, for both checks below)."""
     if notification.match_id is None or notification.kind not in TURN_NOTICES:
         return None
-    return Seat.objects.filter(match_id=notification.match_id, user_id=notification.user_id, to_act=True,
-                               match__status=Status.ACTIVE).first()
+    return Seat.objects.filter(
+        match_id=notification.match_id, user_id=notification.user_id, to_act=True, match__status=Status.ACTIVE
+    ).first()
 
 
 def _skip_reason(notification: Notification, seat: Seat | None, now: datetime) -> str:
@@ -1393,12 +1554,19 @@ def _skip_reason(notification: Notification, seat: Seat | None, now: datetime) -
         return "The player removed the webhook."
     if kind == Notification.Kind.REMINDER and not notification.user.reminders:
         return "The player turned reminders off."  # by email and webhook alike, as when they are written
-    if (notification.channel == Notification.Channel.EMAIL and kind != Notification.Kind.DIGEST
-            and not _email_wanted(notification.user, kind)):
+    if (
+        notification.channel == Notification.Channel.EMAIL
+        and kind != Notification.Kind.DIGEST
+        and not _email_wanted(notification.user, kind)
+    ):
         return "The player turned these emails off."
-    if kind == Notification.Kind.INVITATION and notification.match_id is not None and not Seat.objects.filter(
-            match_id=notification.match_id, user_id=notification.user_id, accepted=False,
-            match__status=Status.OPEN).exists():
+    if (
+        kind == Notification.Kind.INVITATION
+        and notification.match_id is not None
+        and not Seat.objects.filter(
+            match_id=notification.match_id, user_id=notification.user_id, accepted=False, match__status=Status.OPEN
+        ).exists()
+    ):
         # Held back (a mail server down) past its answer or the match's cancellation: it would
         # arrive after the cancellation notice and invite to a match that is gone.
         return "The invitation is no longer open: answered, withdrawn or cancelled."
@@ -1408,9 +1576,12 @@ def _skip_reason(notification: Notification, seat: Seat | None, now: datetime) -
         return "The player's turn is over."
     if notification.kind == Notification.Kind.REMINDER and seat.deadline is None:
         return "The player's clock is stopped."
-    if (notification.kind == Notification.Kind.YOUR_TURN and seat.last_seen_at is not None
-            and seat.last_seen_at >= now - timedelta(seconds=PRESENCE_SECONDS)
-            and seat.last_seen_at >= notification.created_at):  # written when the turn began
+    if (
+        notification.kind == Notification.Kind.YOUR_TURN
+        and seat.last_seen_at is not None
+        and seat.last_seen_at >= now - timedelta(seconds=PRESENCE_SECONDS)
+        and seat.last_seen_at >= notification.created_at
+    ):  # written when the turn began
         return "The player is looking at the match."
     return ""
 
@@ -1436,8 +1607,11 @@ def _messages_render(notification: Notification, now: datetime) -> tuple[str, da
     player had the page open a moment ago, and may be reading them now: once the page has been
     quiet for PRESENCE_SECONDS), and the id of the last message of the match it took into account."""
     user, match = notification.user, notification.match
-    written = list(Message.objects.filter(match=match, pk__gte=notification.first_message_id or 0)
-                   .select_related("author").order_by("pk"))
+    written = list(
+        Message.objects.filter(match=match, pk__gte=notification.first_message_id or 0)
+        .select_related("author")
+        .order_by("pk")
+    )
     told_upto = written[-1].pk if written else notification.first_message_id or 0
     others = [message for message in written if message.author_id != user.pk]
     shown = [message for message in others if not message.hidden]
@@ -1453,12 +1627,22 @@ def _messages_render(notification: Notification, now: datetime) -> tuple[str, da
     if seen is not None and seen + timedelta(seconds=PRESENCE_SECONDS) > now:
         return "", seen + timedelta(seconds=PRESENCE_SECONDS), told_upto
     url = f"{_match_url(match)}#messages"
-    subject, notification.body = _written(user, match, "message", {
-        "url": url, "authors": _authors(unseen), "count": len(unseen), "quote": _quote(unseen[0].text),
-        "messages": [(_author_name(message), message.created_at, _indented(message.text))
-                     for message in unseen[:MESSAGES_LISTED]],
-        "more": max(0, len(unseen) - MESSAGES_LISTED),
-    })
+    subject, notification.body = _written(
+        user,
+        match,
+        "message",
+        {
+            "url": url,
+            "authors": _authors(unseen),
+            "count": len(unseen),
+            "quote": _quote(unseen[0].text),
+            "messages": [
+                (_author_name(message), message.created_at, _indented(message.text))
+                for message in unseen[:MESSAGES_LISTED]
+            ],
+            "more": max(0, len(unseen) - MESSAGES_LISTED),
+        },
+    )
     notification.subject = subject[:200]
     if notification.channel == Notification.Channel.WEBHOOK:
         notification.body = f"{notification.subject}\n{url}"
@@ -1479,7 +1663,7 @@ def _authors(messages: list[Message]) -> str:
 def _quote(text: str) -> str:
     """A message in a subject: one line, at most SUBJECT_QUOTE characters."""
     line = " ".join(text.split())
-    return line if len(line) <= SUBJECT_QUOTE else f"{line[:SUBJECT_QUOTE - 1].rstrip()}…"
+    return line if len(line) <= SUBJECT_QUOTE else f"{line[: SUBJECT_QUOTE - 1].rstrip()}…"
 
 
 def _indented(text: str) -> str:
@@ -1493,7 +1677,10 @@ def _digest_news(user: User) -> list[Match]:
     if not user.message_emails:
         return []
     last = Notification.objects.filter(
-        user=user, kind=Notification.Kind.DIGEST, outcome=Notification.Outcome.SENT, resent_from__isnull=True,
+        user=user,
+        kind=Notification.Kind.DIGEST,
+        outcome=Notification.Outcome.SENT,
+        resent_from__isnull=True,
     ).aggregate(last=Max("sent_at"))["last"]
     return selectors.matches_with_unseen_messages(user, since=last)
 
@@ -1541,7 +1728,8 @@ def _deliver(notification: Notification) -> None:
 
 def _send_email(notification: Notification) -> None:
     topic = {Notification.Kind.REMINDER: REMINDERS, Notification.Kind.MESSAGE: MESSAGES}.get(
-        notification.kind, TURN_EMAILS)
+        notification.kind, TURN_EMAILS
+    )
     url = unsubscribe_url(notification.user_id, topic)
     body = f"{notification.body.rstrip()}\n\n-- \nUnsubscribe with one click: {url}\n"
     headers = {"List-Unsubscribe": f"<{url}>", "List-Unsubscribe-Post": "List-Unsubscribe=One-Click"}
@@ -1557,8 +1745,9 @@ def _send_email(notification: Notification) -> None:
         raise
     except smtplib.SMTPResponseException as error:
         if error.smtp_code >= 500:
-            raise PermanentFailure(f"The mail server refused the message: {error.smtp_code} {error.smtp_error!r}") \
-                from error
+            raise PermanentFailure(
+                f"The mail server refused the message: {error.smtp_code} {error.smtp_error!r}"
+            ) from error
         raise
 
 
@@ -1588,8 +1777,11 @@ def match_timeout(*, match_id: int, expected_version: int, now: datetime | None 
     names = ", ".join(seat.occupant_name for seat in late)
     if len(seats) == 2 and match.on_timeout == OnTimeout.LOSE:
         loser = late[0]
-        match.result = {"scores": [], "winners": [s.number for s in seats if s.number != loser.number],
-                        "reason": f"{loser.occupant_name} ran out of time"}
+        match.result = {
+            "scores": [],
+            "winners": [s.number for s in seats if s.number != loser.number],
+            "reason": f"{loser.occupant_name} ran out of time",
+        }
         match.finished_at = now
         _set_status(match, Status.FINISHED, reason=f"{loser.occupant_name} ran out of time.", in_log=True)
         _stop_all_clocks(match)
@@ -1601,8 +1793,14 @@ def match_timeout(*, match_id: int, expected_version: int, now: datetime | None 
     else:
         level = max(match.game_obj.ai_levels)
         for seat in late:
-            _hand_seat_to_ai(match, seats, seat, level=level, actor=None,
-                             reason=f"{seat.occupant_name} ran out of time; the AI plays on.")
+            _hand_seat_to_ai(
+                match,
+                seats,
+                seat,
+                level=level,
+                actor=None,
+                reason=f"{seat.occupant_name} ran out of time; the AI plays on.",
+            )
         what = f"{names} ran out of time; the AI plays on."
         yours = "You ran out of time; the AI took your seat and plays on. You can still watch the match."
     late_users = {seat.former_user_id or seat.user_id for seat in late}
@@ -1641,8 +1839,12 @@ def seat_deadline_extend(*, match_id: int, seat_number: int, hours: int, actor: 
         _cancel_reminders(match, [seat.user_id])
         _schedule_reminders(match, seat, now)
     seat.save(update_fields=["deadline", "clock_started_at", "reminded_share", "paused_seconds"])
-    _record_event(match, reason=f"{seat.occupant_name} was given {hours} more hour{pluralize(hours)}{_because(reason)}",
-                  actor=actor, in_log=True)
+    _record_event(
+        match,
+        reason=f"{seat.occupant_name} was given {hours} more hour{pluralize(hours)}{_because(reason)}",
+        actor=actor,
+        in_log=True,
+    )
     # Told at once: once the turn's reminders have all come, nothing else would name the new deadline.
     _notify(seat.user, match, Notification.Kind.EXTENSION, "extension", {"hours": hours, **_clock_context(seat)})
     return seat
@@ -1656,8 +1858,7 @@ def _seats_in_active_matches(user: User) -> list[Seat]:
         return []
     _limit_waits()
     # Ascending ids: every service that locks several matches takes them in one order.
-    matches = {match.pk: match
-               for match in Match.objects.select_for_update().filter(pk__in=match_ids).order_by("pk")}
+    matches = {match.pk: match for match in Match.objects.select_for_update().filter(pk__in=match_ids).order_by("pk")}
     seats = list(Seat.objects.filter(match_id__in=match_ids, user=user).order_by("match_id"))
     for seat in seats:
         seat.match, seat.user = matches[seat.match_id], user
@@ -1694,8 +1895,12 @@ def vacation_start(*, user_id: int, days: int) -> User:
             stopped.append(seat)
     if stopped:
         Seat.objects.bulk_update(stopped, ["deadline", "reminded_share", "paused_seconds"])
-        Notification.objects.filter(match_id__in=[seat.match_id for seat in stopped], user=user,
-                                    kind=Notification.Kind.REMINDER, sent_at__isnull=True).delete()
+        Notification.objects.filter(
+            match_id__in=[seat.match_id for seat in stopped],
+            user=user,
+            kind=Notification.Kind.REMINDER,
+            sent_at__isnull=True,
+        ).delete()
     return user
 
 
@@ -1836,8 +2041,12 @@ def report_staff_tell(*, report_id: int) -> bool:
     report = MessageReport.objects.select_related("message__match", "message__author", "reporter").get(pk=report_id)
     message = report.message
     context = {
-        "report": report, "message": message, "match": message.match, "author": message.author,
-        "reporter": report.reporter, "match_url": _match_url(message.match),
+        "report": report,
+        "message": message,
+        "match": message.match,
+        "author": message.author,
+        "reporter": report.reporter,
+        "match_url": _match_url(message.match),
         "admin_url": settings.SITE_URL + reverse("admin:games_message_change", args=[message.pk]),
     }
     with timezone.override(UTC):

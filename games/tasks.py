@@ -70,7 +70,8 @@ def sweep_notifications() -> int:
     pending = (
         Notification.objects.filter(sent_at__isnull=True, due_at__lte=now)
         .filter(Q(created_at__lt=cutoff) | Q(kind__in=SCHEDULED_KINDS) | Q(attempts__gt=0))
-        .order_by("due_at").values_list("pk", flat=True)[:SWEEP_BATCH]
+        .order_by("due_at")
+        .values_list("pk", flat=True)[:SWEEP_BATCH]
     )
     return _send_each(pending, lambda pk: services.notification_send(notification_id=pk), "Notification")
 
@@ -98,8 +99,12 @@ def tell_staff_of_report(self, report_id: int) -> None:
 def sweep_reports() -> int:
     """Email staff about the reports whose own task was lost or failed (as ``sweep_notifications``)."""
     cutoff = timezone.now() - timedelta(seconds=NOTIFICATION_SWEEP_AFTER_SECONDS)
-    pending = (selectors.reports_staff_not_told().filter(created_at__lt=cutoff).order_by("pk")
-               .values_list("pk", flat=True)[:SWEEP_BATCH])
+    pending = (
+        selectors.reports_staff_not_told()
+        .filter(created_at__lt=cutoff)
+        .order_by("pk")
+        .values_list("pk", flat=True)[:SWEEP_BATCH]
+    )
     return _send_each(pending, lambda pk: services.report_staff_tell(report_id=pk), "Report to staff")
 
 
@@ -110,7 +115,8 @@ def sweep_deadlines() -> int:
     now = timezone.now()
     due = (
         Seat.objects.filter(deadline__lte=now, to_act=True, match__status=Status.ACTIVE)
-        .order_by("deadline").values_list("match_id", "match__version")[:SWEEP_BATCH]
+        .order_by("deadline")
+        .values_list("match_id", "match__version")[:SWEEP_BATCH]
     )
     applied = 0
     for match_id, version in dict(due).items():
@@ -147,12 +153,18 @@ def sweep_open_matches() -> dict[str, int]:
     now = timezone.now()
     waiting = Match.objects.filter(status=Status.OPEN).order_by("open_until")
     expired = list(waiting.filter(open_until__lte=now).values_list("pk", flat=True)[:SWEEP_BATCH])
-    to_tell = list(waiting.filter(open_until__gt=now, open_until_told=False,
-                                  open_until__lte=now + timedelta(days=settings.OPEN_MATCH_WARN_DAYS))
-                   .values_list("pk", flat=True)[:SWEEP_BATCH])
+    to_tell = list(
+        waiting.filter(
+            open_until__gt=now,
+            open_until_told=False,
+            open_until__lte=now + timedelta(days=settings.OPEN_MATCH_WARN_DAYS),
+        ).values_list("pk", flat=True)[:SWEEP_BATCH]
+    )
     done = {"cancelled": 0, "told": 0}
-    for name, service, match_ids in (("cancelled", services.match_expire, expired),
-                                     ("told", services.invitation_expiry_tell, to_tell)):
+    for name, service, match_ids in (
+        ("cancelled", services.match_expire, expired),
+        ("told", services.invitation_expiry_tell, to_tell),
+    ):
         for match_id in match_ids:
             try:
                 done[name] += service(match_id=match_id)
@@ -180,8 +192,12 @@ def sweep_ai_turns() -> int:
 def clear_expired() -> dict[str, int]:
     """Daily: clear what only grows and is not the product (``games/housekeeping.py``). One
     clearing that fails is logged and tried again the next day; the others still run."""
-    clearings = {"sessions": housekeeping.expired_sessions_clear, "cache_rows": housekeeping.expired_cache_clear,
-                 "notifications": housekeeping.old_notifications_clear, "mail_files": housekeeping.old_mail_files_clear}
+    clearings = {
+        "sessions": housekeeping.expired_sessions_clear,
+        "cache_rows": housekeeping.expired_cache_clear,
+        "notifications": housekeeping.old_notifications_clear,
+        "mail_files": housekeeping.old_mail_files_clear,
+    }
     cleared = {}
     for name, clear in clearings.items():
         try:

@@ -40,8 +40,10 @@ NAME_LENGTH = 150  # of a username: what a name in an address or a Challenge lin
 # refuses a NUL character with an error, and "%00" in an address would be a 500.
 USERNAME = re.compile(rf"[\w.@+-]{{1,{NAME_LENGTH}}}")
 OPENED_NOT_SENT = "That address takes a button press on this page, so nothing was done."
-FORM_SENT_AGAIN = ("That form was sent already and made this match, so no second match was made. "
-                   "To start another one, open a new form from the lobby.")
+FORM_SENT_AGAIN = (
+    "That form was sent already and made this match, so no second match was made. "
+    "To start another one, open a new form from the lobby."
+)
 FORMS_SENT = "match_forms_sent"  # session key: each new-match form's token and choices -> the match it made
 FORM_TOKEN_LENGTH = 64  # of a new-match form's token that counts (a forged longer one must not fill the session)
 FORMS_REMEMBERED = 20
@@ -72,12 +74,16 @@ def my_matches_link(request):
 @never_cache  # Back to it must show the matches as they stand, and nothing of them once signed out
 def dashboard(request):
     matches = selectors.matches_of(request.user)
-    return render(request, "games/dashboard.html", {
-        "matches": matches,
-        "has_finished": any(match.status in (Status.FINISHED, Status.ABORTED) for match in matches),
-        "invitations": selectors.invitations_for(request.user),
-        "now": timezone.now(),
-    })
+    return render(
+        request,
+        "games/dashboard.html",
+        {
+            "matches": matches,
+            "has_finished": any(match.status in (Status.FINISHED, Status.ABORTED) for match in matches),
+            "invitations": selectors.invitations_for(request.user),
+            "now": timezone.now(),
+        },
+    )
 
 
 @login_required
@@ -94,16 +100,20 @@ def finished_matches(request):
 @never_cache  # Back to it must show the matches as they stand, and nothing of them once signed out
 def lobby(request):
     open_matches = selectors.lobby_open_matches(request.user)
-    return render(request, "games/lobby.html", {
-        "games": all_games(),
-        "open_matches": open_matches,
-        # The list is full, or a creator has more open than the few of theirs it shows.
-        "more_may_wait": len(open_matches) == selectors.LOBBY_SHOWN
-        or any(match.creator_open > selectors.LOBBY_SHOWN_PER_CREATOR for match in open_matches),
-        "shown_per_creator": selectors.LOBBY_SHOWN_PER_CREATOR,
-        "invitations": selectors.invitations_for(request.user),
-        "now": timezone.now(),  # who is on vacation
-    })
+    return render(
+        request,
+        "games/lobby.html",
+        {
+            "games": all_games(),
+            "open_matches": open_matches,
+            # The list is full, or a creator has more open than the few of theirs it shows.
+            "more_may_wait": len(open_matches) == selectors.LOBBY_SHOWN
+            or any(match.creator_open > selectors.LOBBY_SHOWN_PER_CREATOR for match in open_matches),
+            "shown_per_creator": selectors.LOBBY_SHOWN_PER_CREATOR,
+            "invitations": selectors.invitations_for(request.user),
+            "now": timezone.now(),  # who is on vacation
+        },
+    )
 
 
 @login_required
@@ -114,13 +124,17 @@ def match_new(request, slug: str):
     except KeyError:
         return _not_found(request, UNKNOWN_GAME)
     # A form sent with no fields is still a form sent: unbound, it was refused without a word.
-    form = MatchCreateForm(game, request.POST if request.method == "POST" else None, creator=request.user,
-                           initial=_challenged(request))
+    form = MatchCreateForm(
+        game, request.POST if request.method == "POST" else None, creator=request.user, initial=_challenged(request)
+    )
     if request.method == "POST":
         made = request.session.get(FORMS_SENT, {})
         # The same form with other choices (Back, change, Create) is meant as another match.
-        sent = "|".join(f"{key}={value}" for key, value in sorted(request.POST.items())
-                        if key not in ("csrfmiddlewaretoken", "form_token"))
+        sent = "|".join(
+            f"{key}={value}"
+            for key, value in sorted(request.POST.items())
+            if key not in ("csrfmiddlewaretoken", "form_token")
+        )
         token = request.POST.get("form_token", "")[:FORM_TOKEN_LENGTH]  # ours are 22 characters
         key = f"{token}:{hashlib.sha256(sent.encode()).hexdigest()[:16]}"
         if token and key in made and Match.objects.filter(pk=made[key], created_by=request.user).exists():
@@ -174,15 +188,19 @@ def player_page(request, username: str):
     in_play, finished = selectors.player_matches(player, request.user)
     for match in finished:
         match.outcome = _outcome(match, player)
-    return render(request, "games/player.html", {
-        "player": player,
-        "record": selectors.player_record(player),
-        "in_play": in_play if player.is_active else [],  # a closed account's seats went to the AI
-        "finished": finished,
-        "challenge": player.is_active and player.pk != request.user.pk,
-        "games": all_games(),
-        "now": timezone.now(),
-    })
+    return render(
+        request,
+        "games/player.html",
+        {
+            "player": player,
+            "record": selectors.player_record(player),
+            "in_play": in_play if player.is_active else [],  # a closed account's seats went to the AI
+            "finished": finished,
+            "challenge": player.is_active and player.pk != request.user.pk,
+            "games": all_games(),
+            "now": timezone.now(),
+        },
+    )
 
 
 def _outcome(match: Match, player) -> str:
@@ -246,8 +264,15 @@ def _not_found(request, message: str, status: int = 404) -> HttpResponse:
     return render(request, template, {"message": message}, status=status)
 
 
-def _match_context(request, match: Match, *, error: str = "", message_error: str = "", message_text: str = "",
-                   report_said: tuple[int, str, bool, str] | None = None) -> dict:
+def _match_context(
+    request,
+    match: Match,
+    *,
+    error: str = "",
+    message_error: str = "",
+    message_text: str = "",
+    report_said: tuple[int, str, bool, str] | None = None,
+) -> dict:
     game = match.game_obj
     state = game.load(match.state)
     seats = list(match.seats.all())
@@ -283,7 +308,8 @@ def _match_context(request, match: Match, *, error: str = "", message_error: str
         # is no obstacle: a new one may be offered).
         "rematch": rematch,
         "rematch_asks": sum(seat.user_id not in (None, request.user.pk) for seat in seats),  # people to accept
-        "rematch_invites_me": bool(rematch) and rematch.status == Status.OPEN
+        "rematch_invites_me": bool(rematch)
+        and rematch.status == Status.OPEN
         and rematch.seats.filter(user=request.user, accepted=False).exists(),
         "view": view,
         "board": board_context(game.slug, view, seat_number, legal),
@@ -292,8 +318,9 @@ def _match_context(request, match: Match, *, error: str = "", message_error: str
         "confirm_moves": bool(legal) and my_seat.to_act and request.user.confirm_moves,
         "waiting_for": [names[seat.number] for seat in seats if seat.to_act],
         # Before the start: whose answer to an invitation it waits for, and whether anyone may still join.
-        "to_accept": [names[seat.number] if seat != my_seat else "you" for seat in seats
-                      if seat.user_id and not seat.accepted],
+        "to_accept": [
+            names[seat.number] if seat != my_seat else "you" for seat in seats if seat.user_id and not seat.accepted
+        ],
         "open_seat": any(seat.is_open for seat in seats),
         # An account closed before closing one cancelled its matches: no Join, no Accept.
         "never_starts": services.waits_for_closed_account(seats) if match.status == Status.OPEN else "",
@@ -306,7 +333,8 @@ def _match_context(request, match: Match, *, error: str = "", message_error: str
         "board_template": f"games/boards/{game.slug}.html",
         # Not their turn here (or no longer, after their move): where it is, the least time left first.
         # Nor while this match waits for their answer to its invitation: the Accept and Decline are here.
-        "next_match": None if my_seat and (my_seat.to_act or (match.status == Status.OPEN and not my_seat.accepted))
+        "next_match": None
+        if my_seat and (my_seat.to_act or (match.status == Status.OPEN and not my_seat.accepted))
         else selectors.next_match_to_act(request.user, besides=match.pk),
         "poll_token": match.poll_token,
         "poll_seconds": POLL_SECONDS,
@@ -439,10 +467,15 @@ def match_message_report(request, pk: int, message_pk: int):
         return _not_found(request, missing.message)
     except services.ServiceError as error:
         if request.htmx:
-            return _render_match(request, match, status=error.status,
-                                 report_said=(message_pk, error.message, True, reason))
-        return render(request, "games/action_refused.html",
-                      {"message": error.message, "match_id": pk, "visible": True}, status=error.status)
+            return _render_match(
+                request, match, status=error.status, report_said=(message_pk, error.message, True, reason)
+            )
+        return render(
+            request,
+            "games/action_refused.html",
+            {"message": error.message, "match_id": pk, "visible": True},
+            status=error.status,
+        )
     if request.htmx:
         return _render_match(request, match, report_said=(message_pk, said, False, ""))
     messages.success(request, said)
@@ -469,8 +502,12 @@ def _match_action(service, success: str, *, for_outsiders: bool = False):
         except services.ServiceError as error:
             # Asked again: a lost race for the last seat takes the match out of sight.
             visible = selectors.match_for_viewer(pk, request.user) is not None
-            return render(request, "games/action_refused.html",
-                          {"message": error.message, "match_id": pk, "visible": visible}, status=error.status)
+            return render(
+                request,
+                "games/action_refused.html",
+                {"message": error.message, "match_id": pk, "visible": visible},
+                status=error.status,
+            )
         messages.success(request, success)
         return redirect("match_detail", pk=pk)
 
@@ -484,14 +521,20 @@ def match_rematch(request, pk: int):
     if selectors.match_for_viewer(pk, request.user) is None:
         raise MatchHidden(NOT_FOUND)
     try:
-        rematch, done = services.match_rematch(match_id=pk, user=request.user,
-                                               accepting=_match_id(request.POST.get("accepting", "")))
+        rematch, done = services.match_rematch(
+            match_id=pk, user=request.user, accepting=_match_id(request.POST.get("accepting", ""))
+        )
     except services.ServiceError as error:
-        return render(request, "games/action_refused.html",
-                      {"message": error.message, "match_id": pk, "visible": True}, status=error.status)
+        return render(
+            request,
+            "games/action_refused.html",
+            {"message": error.message, "match_id": pk, "visible": True},
+            status=error.status,
+        )
     if done == services.CREATED:
-        invited = [seat.user.public_name for seat in rematch.seats.select_related("user") if seat.user_id
-                   and not seat.accepted]
+        invited = [
+            seat.user.public_name for seat in rematch.seats.select_related("user") if seat.user_id and not seat.accepted
+        ]
         messages.success(request, f"Rematch created. Invited: {', '.join(invited)}." if invited else "Rematch created.")
     elif done == services.ACCEPTED:
         messages.success(request, "You accepted the rematch.")
@@ -534,8 +577,10 @@ def match_replay(request, pk: int):
         "seats": seats,
         "names": names,
         # Who played which seat (and colour) at this position: the log and board speak of both.
-        "players": [with_colour(names[seat.number], colours[seat.number]) if colours.get(seat.number)
-                    else names[seat.number] for seat in seats],
+        "players": [
+            with_colour(names[seat.number], colours[seat.number]) if colours.get(seat.number) else names[seat.number]
+            for seat in seats
+        ],
         "my_seat": my_seat,
         "view": view,
         "board": board_context(game.slug, view, seat_number, []),

@@ -33,8 +33,10 @@ TIMEOUT_SECONDS = 5
 # What http.client refuses in a request's address, in an error that quotes the path: the
 # hook's secret token (Discord's /api/webhooks/<id>/<token>), which would reach the logs.
 NOT_IN_A_REQUEST = re.compile("[\x00-\x20\x7f]")
-UNUSABLE_ADDRESS = ("The webhook address holds a space or a control character, which no web address may: "
-                    "copy it again from the chat's settings.")
+UNUSABLE_ADDRESS = (
+    "The webhook address holds a space or a control character, which no web address may: "
+    "copy it again from the chat's settings."
+)
 
 
 class Refused(Exception):
@@ -88,17 +90,20 @@ def post(url: str, text: str) -> None:
         opener = urllib.request.build_opener(_NoRedirects)  # the proxy resolves the name again
     else:
         opener = urllib.request.build_opener(
-            urllib.request.ProxyHandler({}), _PinnedHTTP(address), _PinnedHTTPS(address), _NoRedirects)
+            urllib.request.ProxyHandler({}), _PinnedHTTP(address), _PinnedHTTPS(address), _NoRedirects
+        )
     data = json.dumps(payload(text)).encode()
-    request = urllib.request.Request(url, data=data, method="POST",
-                                     headers={"Content-Type": "application/json", "User-Agent": "Boardgames"})
+    request = urllib.request.Request(
+        url, data=data, method="POST", headers={"Content-Type": "application/json", "User-Agent": "Boardgames"}
+    )
     try:
         with opener.open(request, timeout=TIMEOUT_SECONDS):
             pass
     except urllib.error.HTTPError as error:
         if 300 <= error.code < 400:
-            raise Refused(f"The webhook answered with a redirect (HTTP {error.code}); give its final address.") \
-                from error
+            raise Refused(
+                f"The webhook answered with a redirect (HTTP {error.code}); give its final address."
+            ) from error
         if 400 <= error.code < 500 and error.code not in (408, 429):
             raise Refused(f"The webhook answered HTTP {error.code}.") from error
         raise
@@ -133,6 +138,7 @@ def _checked_address(host: str, port: int) -> str:
         return addresses[0]
     for address in addresses:
         if not _public(ipaddress.ip_address(address.split("%", 1)[0])):
-            raise Refused(f"The webhook address {host} points into a private network ({address}); "
-                          "use a public address.")
+            raise Refused(
+                f"The webhook address {host} points into a private network ({address}); use a public address."
+            )
     return addresses[0]

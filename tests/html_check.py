@@ -20,16 +20,77 @@ from html.parser import HTMLParser
 
 VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"}
 # Elements whose end tag HTML lets the next element or their parent's end imply.
-OPTIONAL_END = {"li", "dt", "dd", "p", "option", "optgroup", "tr", "td", "th", "thead", "tbody", "tfoot", "rt", "rp",
-                "colgroup", "html", "head", "body"}
+OPTIONAL_END = {
+    "li",
+    "dt",
+    "dd",
+    "p",
+    "option",
+    "optgroup",
+    "tr",
+    "td",
+    "th",
+    "thead",
+    "tbody",
+    "tfoot",
+    "rt",
+    "rp",
+    "colgroup",
+    "html",
+    "head",
+    "body",
+}
 # A start tag of one of these closes an open <p> (the HTML parsing algorithm's list).
-CLOSES_P = {"address", "article", "aside", "blockquote", "details", "dialog", "div", "dl", "fieldset", "figcaption",
-            "figure", "footer", "form", "h1", "h2", "h3", "h4", "h5", "h6", "header", "hgroup", "hr", "main", "menu",
-            "nav", "ol", "p", "pre", "search", "section", "table", "ul"}
+CLOSES_P = {
+    "address",
+    "article",
+    "aside",
+    "blockquote",
+    "details",
+    "dialog",
+    "div",
+    "dl",
+    "fieldset",
+    "figcaption",
+    "figure",
+    "footer",
+    "form",
+    "h1",
+    "h2",
+    "h3",
+    "h4",
+    "h5",
+    "h6",
+    "header",
+    "hgroup",
+    "hr",
+    "main",
+    "menu",
+    "nav",
+    "ol",
+    "p",
+    "pre",
+    "search",
+    "section",
+    "table",
+    "ul",
+}
 REFERENCES = ("aria-describedby", "aria-labelledby", "aria-controls")
 # Where the parser stops looking for an open <p> ("button scope").
-P_SCOPE_ENDS = {"applet", "button", "caption", "html", "marquee", "math", "object", "svg", "table", "td", "template",
-                "th"}
+P_SCOPE_ENDS = {
+    "applet",
+    "button",
+    "caption",
+    "html",
+    "marquee",
+    "math",
+    "object",
+    "svg",
+    "table",
+    "td",
+    "template",
+    "th",
+}
 UNLABELLED_OK = {"hidden", "submit", "button", "reset", "image"}
 HEADINGS = {"h1": 1, "h2": 2, "h3": 3, "h4": 4, "h5": 5, "h6": 6}
 DATETIME = re.compile(r"\d{4}-\d\d-\d\d([T ]\d\d:\d\d(:\d\d(\.\d{1,3})?)?(Z|[+-]\d\d:?\d\d))?")
@@ -118,8 +179,12 @@ def html_problems(html: str, *, whole_page: bool = True) -> list[str]:
     problems += [f"<{tag}> never closed" for tag in checker.open if tag not in OPTIONAL_END]
     if whole_page:
         problems += checker.headings
-        problems += [f"{where} names no element of the page" for where, target in checker.referenced
-                     if target not in checker.ids]
-        problems += [f"{where} has no label" for where, element_id, named in checker.fields
-                     if not named and element_id not in checker.label_for]
+        problems += [
+            f"{where} names no element of the page" for where, target in checker.referenced if target not in checker.ids
+        ]
+        problems += [
+            f"{where} has no label"
+            for where, element_id, named in checker.fields
+            if not named and element_id not in checker.label_for
+        ]
     return problems

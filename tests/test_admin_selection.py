@@ -19,8 +19,11 @@ def lists_with_actions() -> list[tuple[str, str]]:
     """Each list that has actions, with its first action."""
     request = RequestFactory().get("/")
     request.user = User(is_staff=True, is_superuser=True)  # every permission, without the database
-    return [(reverse(f"admin:{model._meta.app_label}_{model._meta.model_name}_changelist"), next(iter(actions)))
-            for model, model_admin in admin.site._registry.items() if (actions := model_admin.get_actions(request))]
+    return [
+        (reverse(f"admin:{model._meta.app_label}_{model._meta.model_name}_changelist"), next(iter(actions)))
+        for model, model_admin in admin.site._registry.items()
+        if (actions := model_admin.get_actions(request))
+    ]
 
 
 @pytest.fixture
@@ -53,8 +56,10 @@ def test_nothing_is_done_when_one_of_the_rows_is_forged(staff_client, staff, ali
 
 
 def test_real_rows_still_get_the_action(staff_client, carol):
-    staff_client.post(reverse("admin:accounts_user_changelist"),
-                      {"action": "delete_selected", "_selected_action": [str(carol.pk)], "post": "yes"})
+    staff_client.post(
+        reverse("admin:accounts_user_changelist"),
+        {"action": "delete_selected", "_selected_action": [str(carol.pk)], "post": "yes"},
+    )
 
     assert not User.objects.filter(pk=carol.pk).exists()
     assert Match.objects.count() == 0

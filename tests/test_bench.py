@@ -27,9 +27,13 @@ def test_the_bench_keeps_its_tasks_in_memory_without_redis(monkeypatch):
     wrote hundreds of task files into data_out/ and control/ of the directory it ran from."""
     from config.celery import app
 
-    for key, value in [("broker_url", "filesystem://"), ("broker_transport", "config.broker:Transport"),
-                       ("broker_transport_options", {"data_folder_out": "data_out"}),
-                       ("broker_write_url", None), ("broker_read_url", None)]:  # (other tests set these two)
+    for key, value in [
+        ("broker_url", "filesystem://"),
+        ("broker_transport", "config.broker:Transport"),
+        ("broker_transport_options", {"data_folder_out": "data_out"}),
+        ("broker_write_url", None),
+        ("broker_read_url", None),
+    ]:  # (other tests set these two)
         monkeypatch.setitem(app.conf, key, value)  # as config/settings.py sets them without REDIS_URL
     site.keep_tasks_in_memory()
     with app.connection_for_write() as connection:

@@ -11,6 +11,7 @@ from games import services, tasks
 def test_a_failed_task_is_logged_with_the_match_it_was_about(monkeypatch, caplog):
     """Celery logged "Task games.tasks.ai_move[<uuid>] raised unexpected: RuntimeError(...)":
     nothing said which match the AI failed to play."""
+
     def broken_rules(*, match_id, expected_version):
         raise RuntimeError("the rules broke")
 

@@ -36,8 +36,12 @@ def secret_paths(user_id: int = 1) -> dict[str, tuple[str, str]]:
 def log_written():
     """What the configured handlers write, whichever logger the line comes from (runserver's
     ``django.server`` has a handler of its own), collected instead of going to the console."""
-    handlers = {handler for name in ("", "django", "django.request", "django.server")
-                for handler in logging.getLogger(name).handlers if type(handler) is logging.StreamHandler}
+    handlers = {
+        handler
+        for name in ("", "django", "django.request", "django.server")
+        for handler in logging.getLogger(name).handlers
+        if type(handler) is logging.StreamHandler
+    }
     written = io.StringIO()
     streams = {handler: handler.setStream(written) for handler in handlers}
     try:
@@ -65,8 +69,12 @@ def test_runserver_logs_a_link_with_a_secret_without_it(link):
 
 
 def test_runserver_logs_other_paths_whole():
-    for path in ("/matches/12/", "/accounts/password/reset/key/done/", "/accounts/confirm-email/",
-                 "/accounts/profile/?next=/accounts/unsubscribe/"):
+    for path in (
+        "/matches/12/",
+        "/accounts/password/reset/key/done/",
+        "/accounts/confirm-email/",
+        "/accounts/profile/?next=/accounts/unsubscribe/",
+    ):
         assert f'"GET {path} HTTP/1.1" 200 1234' in runserver_logs(path)
 
 

@@ -11,12 +11,29 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-PRODUCTION = {"DJANGO_DEBUG": "0", "DJANGO_ALLOWED_HOSTS": "games.example.org",
-              "DJANGO_SECRET_KEY": "a-long-random-enough-secret-key-for-the-checks-0123456789-xyz"}
+PRODUCTION = {
+    "DJANGO_DEBUG": "0",
+    "DJANGO_ALLOWED_HOSTS": "games.example.org",
+    "DJANGO_SECRET_KEY": "a-long-random-enough-secret-key-for-the-checks-0123456789-xyz",
+}
 # What the settings read besides DJANGO_*: a test sees none of this machine's.
-READ = {"DATABASE_URL", "REDIS_URL", "SITE_URL", "LOG_LEVEL", "DEFAULT_FROM_EMAIL", "WEBHOOK_ALLOW_PRIVATE_ADDRESSES",
-        "EMAIL_HOST", "EMAIL_PORT", "EMAIL_HOST_USER", "EMAIL_HOST_PASSWORD", "EMAIL_USE_TLS",
-        "NOTIFICATIONS_KEEP_DAYS", "MAIL_FILES_KEEP_DAYS", "MESSAGE_NOTICE_DELAY_SECONDS", "MANAGERS"}
+READ = {
+    "DATABASE_URL",
+    "REDIS_URL",
+    "SITE_URL",
+    "LOG_LEVEL",
+    "DEFAULT_FROM_EMAIL",
+    "WEBHOOK_ALLOW_PRIVATE_ADDRESSES",
+    "EMAIL_HOST",
+    "EMAIL_PORT",
+    "EMAIL_HOST_USER",
+    "EMAIL_HOST_PASSWORD",
+    "EMAIL_USE_TLS",
+    "NOTIFICATIONS_KEEP_DAYS",
+    "MAIL_FILES_KEEP_DAYS",
+    "MESSAGE_NOTICE_DELAY_SECONDS",
+    "MANAGERS",
+}
 HTTPS = ("SECURE_PROXY_SSL_HEADER", "SECURE_SSL_REDIRECT", "SECURE_HSTS_SECONDS")
 
 
@@ -27,8 +44,9 @@ def run(code: list[str], tmp_path: Path, **extra: str) -> subprocess.CompletedPr
 
 
 def https_settings(tmp_path: Path, **extra: str) -> list[str]:
-    code = "import django; django.setup(); from django.conf import settings as s; " + \
-        "".join(f"print(s.{name}); " for name in HTTPS)
+    code = "import django; django.setup(); from django.conf import settings as s; " + "".join(
+        f"print(s.{name}); " for name in HTTPS
+    )
     return run(["-c", code], tmp_path, **extra).stdout.split("\n")[:3]
 
 
@@ -56,16 +74,24 @@ def test_the_default_broker_starts_without_a_warning(tmp_path):
     """kombu said "No hostname was supplied. Reverting to default 'localhost'" three times at
     every start of the site (web, worker, beat), which reads like a problem to a newcomer."""
     env = {key: value for key, value in os.environ.items() if key != "REDIS_URL"}
-    code = ("import django; django.setup(); from config.celery import app; "
-            "connection = app.connection_for_write(); connection._info(); print(connection.transport_cls)")
-    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True,
-                          env={**env, "DJANGO_SETTINGS_MODULE": "config.settings", "VAR_DIR": str(tmp_path)})
+    code = (
+        "import django; django.setup(); from config.celery import app; "
+        "connection = app.connection_for_write(); connection._info(); print(connection.transport_cls)"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        env={**env, "DJANGO_SETTINGS_MODULE": "config.settings", "VAR_DIR": str(tmp_path)},
+    )
     assert done.stdout.strip() == "config.broker:Transport", done.stderr
     assert "No hostname was supplied" not in done.stderr
 
 
-@pytest.mark.parametrize("unset", [["DJANGO_SECRET_KEY"], ["DJANGO_ALLOWED_HOSTS"],
-                                   ["DJANGO_SECRET_KEY", "DJANGO_ALLOWED_HOSTS"]])
+@pytest.mark.parametrize(
+    "unset", [["DJANGO_SECRET_KEY"], ["DJANGO_ALLOWED_HOSTS"], ["DJANGO_SECRET_KEY", "DJANGO_ALLOWED_HOSTS"]]
+)
 @pytest.mark.parametrize("how", ["missing", "empty"])
 def test_with_debug_off_a_missing_secret_key_or_host_list_stops_the_site_in_one_line(tmp_path, unset, how):
     """A missing key stopped it with a 30-line traceback; a missing host list did not stop it
@@ -75,46 +101,72 @@ def test_with_debug_off_a_missing_secret_key_or_host_list_stops_the_site_in_one_
         environment.update({name: " " for name in unset})
     done = run(["manage.py", "check"], tmp_path, **environment)
     assert done.returncode != 0
-    assert done.stderr.strip() == (f"The site cannot start: set {' and '.join(unset)} when DJANGO_DEBUG is off "
-                                   "(see the README, Configuration).")
+    assert done.stderr.strip() == (
+        f"The site cannot start: set {' and '.join(unset)} when DJANGO_DEBUG is off (see the README, Configuration)."
+    )
 
 
 def test_an_optional_variable_set_to_nothing_counts_as_not_set(tmp_path):
-    """"NAME=" in an env file stopped the site with a traceback (int('') for DJANGO_HSTS_SECONDS
+    """ "NAME=" in an env file stopped the site with a traceback (int('') for DJANGO_HSTS_SECONDS
     and EMAIL_PORT, an unknown scheme for DATABASE_URL, an unknown level for LOG_LEVEL)."""
-    empty = {name: "" for name in ("DJANGO_HSTS_SECONDS", "EMAIL_PORT", "LOG_LEVEL", "DATABASE_URL", "SITE_URL",
-                                   "REDIS_URL", "DJANGO_CSRF_TRUSTED_ORIGINS", "DJANGO_TRUSTED_PROXY_COUNT")}
-    code = ("import django; django.setup(); from django.conf import settings as s; "
-            "print(s.SECURE_HSTS_SECONDS, s.MAILERS['default']['OPTIONS']['port'], s.LOG_LEVEL, "
-            "s.DATABASES['default']['ENGINE'], s.SITE_URL, s.CSRF_TRUSTED_ORIGINS, s.ALLAUTH_TRUSTED_PROXY_COUNT)")
+    empty = {
+        name: ""
+        for name in (
+            "DJANGO_HSTS_SECONDS",
+            "EMAIL_PORT",
+            "LOG_LEVEL",
+            "DATABASE_URL",
+            "SITE_URL",
+            "REDIS_URL",
+            "DJANGO_CSRF_TRUSTED_ORIGINS",
+            "DJANGO_TRUSTED_PROXY_COUNT",
+        )
+    }
+    code = (
+        "import django; django.setup(); from django.conf import settings as s; "
+        "print(s.SECURE_HSTS_SECONDS, s.MAILERS['default']['OPTIONS']['port'], s.LOG_LEVEL, "
+        "s.DATABASES['default']['ENGINE'], s.SITE_URL, s.CSRF_TRUSTED_ORIGINS, s.ALLAUTH_TRUSTED_PROXY_COUNT)"
+    )
     done = run(["-c", code], tmp_path, **PRODUCTION, **empty, EMAIL_HOST="smtp.example.org")
     expected = ["0", "25", "INFO", "django.db.backends.sqlite3", "http://127.0.0.1:8000", "[]", "0"]
     assert done.stdout.split() == expected, done.stderr
 
 
-@pytest.mark.parametrize(("name", "value", "said"), [
-    ("DJANGO_HSTS_SECONDS", "a year", "DJANGO_HSTS_SECONDS must be a whole number, not 'a year'."),
-    ("EMAIL_PORT", "587/tls", "EMAIL_PORT must be a whole number, not '587/tls'."),
-    ("LOG_LEVEL", "verbose", "LOG_LEVEL must be one of DEBUG, INFO, WARNING, ERROR or CRITICAL, not 'VERBOSE'."),
-])
+@pytest.mark.parametrize(
+    ("name", "value", "said"),
+    [
+        ("DJANGO_HSTS_SECONDS", "a year", "DJANGO_HSTS_SECONDS must be a whole number, not 'a year'."),
+        ("EMAIL_PORT", "587/tls", "EMAIL_PORT must be a whole number, not '587/tls'."),
+        ("LOG_LEVEL", "verbose", "LOG_LEVEL must be one of DEBUG, INFO, WARNING, ERROR or CRITICAL, not 'VERBOSE'."),
+    ],
+)
 def test_a_value_that_is_no_number_or_level_stops_the_site_in_one_line(tmp_path, name, value, said):
     done = run(["manage.py", "check"], tmp_path, **PRODUCTION, EMAIL_HOST="smtp.example.org", **{name: value})
     assert done.returncode != 0 and done.stderr.strip() == f"The site cannot start: {said}"
 
 
 def test_how_long_old_notifications_and_mail_files_are_kept_is_the_deployments_choice(tmp_path):
-    code = "import django; django.setup(); from django.conf import settings as s; " \
+    code = (
+        "import django; django.setup(); from django.conf import settings as s; "
         "print(s.NOTIFICATIONS_KEEP_DAYS, s.MAIL_FILES_KEEP_DAYS)"
+    )
     assert run(["-c", code], tmp_path).stdout.split() == ["90", "14"]
     chosen = run(["-c", code], tmp_path, NOTIFICATIONS_KEEP_DAYS="365", MAIL_FILES_KEEP_DAYS="3")
     assert chosen.stdout.split() == ["365", "3"], chosen.stderr
 
 
-@pytest.mark.parametrize(("name", "value", "said"), [
-    ("NOTIFICATIONS_KEEP_DAYS", "7", "NOTIFICATIONS_KEEP_DAYS must be at least 30 (the profile shows the failed "
-                                     "deliveries of the last 30 days), not 7."),
-    ("MAIL_FILES_KEEP_DAYS", "0", "MAIL_FILES_KEEP_DAYS must be at least 1, not 0."),
-])
+@pytest.mark.parametrize(
+    ("name", "value", "said"),
+    [
+        (
+            "NOTIFICATIONS_KEEP_DAYS",
+            "7",
+            "NOTIFICATIONS_KEEP_DAYS must be at least 30 (the profile shows the failed "
+            "deliveries of the last 30 days), not 7.",
+        ),
+        ("MAIL_FILES_KEEP_DAYS", "0", "MAIL_FILES_KEEP_DAYS must be at least 1, not 0."),
+    ],
+)
 def test_a_time_to_keep_too_short_for_what_the_site_shows_stops_the_site_in_one_line(tmp_path, name, value, said):
     done = run(["manage.py", "check"], tmp_path, **{name: value})
     assert done.returncode != 0 and done.stderr.strip() == f"The site cannot start: {said}"
@@ -126,7 +178,6 @@ def test_a_log_level_is_read_in_any_case(tmp_path):
     assert run(["-c", code], tmp_path, **PRODUCTION, LOG_LEVEL="warning").stdout.strip() == "WARNING"
 
 
-
 def test_debug_set_to_nothing_is_off(tmp_path):
     """Where "NAME=" counts as not set, an empty DJANGO_DEBUG must not turn debug on."""
     code = "import django; django.setup(); from django.conf import settings; print(settings.DEBUG)"
@@ -135,10 +186,12 @@ def test_debug_set_to_nothing_is_off(tmp_path):
 
 def client_address(tmp_path: Path, **extra: str) -> str:
     """The address allauth's sign-in limits count a request from, as a proxy in front sends it."""
-    code = ("import django; django.setup(); from django.test import RequestFactory; "
-            "from allauth.core.internal.httpkit import get_client_ip; "
-            "print(get_client_ip(RequestFactory().post('/accounts/login/', REMOTE_ADDR='10.0.0.2', "
-            "HTTP_X_FORWARDED_FOR='198.51.100.9, 203.0.113.7')))")
+    code = (
+        "import django; django.setup(); from django.test import RequestFactory; "
+        "from allauth.core.internal.httpkit import get_client_ip; "
+        "print(get_client_ip(RequestFactory().post('/accounts/login/', REMOTE_ADDR='10.0.0.2', "
+        "HTTP_X_FORWARDED_FOR='198.51.100.9, 203.0.113.7')))"
+    )
     done = run(["-c", code], tmp_path, **PRODUCTION, **extra)
     return done.stdout.strip() or done.stderr
 

@@ -14,60 +14,92 @@ def keep_no_email_when_rolled_back(apps, schema_editor):
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('accounts', '0001_initial'),
-        ('auth', '0012_alter_user_first_name_max_length'),
+        ("accounts", "0001_initial"),
+        ("auth", "0012_alter_user_first_name_max_length"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='user',
-            name='digest_hour',
-            field=models.PositiveSmallIntegerField(default=8, help_text='The hour of the daily digest, in your time zone (0 to 23).', validators=[django.core.validators.MaxValueValidator(23)], verbose_name='Digest hour'),
+            model_name="user",
+            name="digest_hour",
+            field=models.PositiveSmallIntegerField(
+                default=8,
+                help_text="The hour of the daily digest, in your time zone (0 to 23).",
+                validators=[django.core.validators.MaxValueValidator(23)],
+                verbose_name="Digest hour",
+            ),
         ),
         migrations.AddField(
-            model_name='user',
-            name='reminders',
-            field=models.CharField(blank=True, choices=[('', 'No reminders'), ('50', 'At half time'), ('80', 'When 80% of the time is used'), ('50,80', 'At half time and at 80%'), ('50,80,95', 'At half time, 80% and 95%')], default='50,80', max_length=20, verbose_name='Reminders before my time runs out'),
+            model_name="user",
+            name="reminders",
+            field=models.CharField(
+                blank=True,
+                choices=[
+                    ("", "No reminders"),
+                    ("50", "At half time"),
+                    ("80", "When 80% of the time is used"),
+                    ("50,80", "At half time and at 80%"),
+                    ("50,80,95", "At half time, 80% and 95%"),
+                ],
+                default="50,80",
+                max_length=20,
+                verbose_name="Reminders before my time runs out",
+            ),
         ),
         migrations.AddField(
-            model_name='user',
-            name='turn_notice',
-            field=models.CharField(choices=[('instant', 'An email at once'), ('digest', 'One daily digest'), ('none', 'No email')], default='instant', help_text='Also covers invitations and the end of a match.', max_length=8, verbose_name='When it is my turn'),
+            model_name="user",
+            name="turn_notice",
+            field=models.CharField(
+                choices=[("instant", "An email at once"), ("digest", "One daily digest"), ("none", "No email")],
+                default="instant",
+                help_text="Also covers invitations and the end of a match.",
+                max_length=8,
+                verbose_name="When it is my turn",
+            ),
         ),
         migrations.AddField(
-            model_name='user',
-            name='vacation_days_used',
+            model_name="user",
+            name="vacation_days_used",
             field=models.PositiveSmallIntegerField(default=0),
         ),
         migrations.AddField(
-            model_name='user',
-            name='vacation_started_at',
+            model_name="user",
+            name="vacation_started_at",
             field=models.DateTimeField(blank=True, null=True),
         ),
         migrations.AddField(
-            model_name='user',
-            name='vacation_until',
+            model_name="user",
+            name="vacation_until",
             field=models.DateTimeField(blank=True, null=True),
         ),
         migrations.AddField(
-            model_name='user',
-            name='vacation_year',
-            field=models.PositiveSmallIntegerField(default=0, help_text='The year vacation_days_used counts.'),
+            model_name="user",
+            name="vacation_year",
+            field=models.PositiveSmallIntegerField(default=0, help_text="The year vacation_days_used counts."),
         ),
         migrations.AddField(
-            model_name='user',
-            name='webhook_url',
-            field=models.URLField(blank=True, help_text='A Discord or Slack incoming webhook: every notice is also posted there.', max_length=500, validators=[django.core.validators.URLValidator(schemes=['http', 'https'])], verbose_name='Webhook URL'),
+            model_name="user",
+            name="webhook_url",
+            field=models.URLField(
+                blank=True,
+                help_text="A Discord or Slack incoming webhook: every notice is also posted there.",
+                max_length=500,
+                validators=[django.core.validators.URLValidator(schemes=["http", "https"])],
+                verbose_name="Webhook URL",
+            ),
         ),
         migrations.AddIndex(
-            model_name='user',
-            index=models.Index(condition=models.Q(('vacation_until__isnull', False)), fields=['vacation_until'], name='user_on_vacation'),
+            model_name="user",
+            index=models.Index(
+                condition=models.Q(("vacation_until__isnull", False)),
+                fields=["vacation_until"],
+                name="user_on_vacation",
+            ),
         ),
         migrations.RunPython(keep_switched_off_emails_off, keep_no_email_when_rolled_back),
         migrations.RemoveField(
-            model_name='user',
-            name='email_on_turn',
+            model_name="user",
+            name="email_on_turn",
         ),
     ]

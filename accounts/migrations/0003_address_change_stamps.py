@@ -4,20 +4,19 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('accounts', '0002_notification_preferences_and_vacation'),
+        ("accounts", "0002_notification_preferences_and_vacation"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='user',
-            name='email_changed_at',
+            model_name="user",
+            name="email_changed_at",
             field=models.DateTimeField(blank=True, null=True),
         ),
         migrations.AddField(
-            model_name='user',
-            name='webhook_changed_at',
+            model_name="user",
+            name="webhook_changed_at",
             field=models.DateTimeField(blank=True, null=True),
         ),
     ]

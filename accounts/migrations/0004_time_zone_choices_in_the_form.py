@@ -4,15 +4,14 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('accounts', '0003_address_change_stamps'),
+        ("accounts", "0003_address_change_stamps"),
     ]
 
     operations = [
         migrations.AlterField(
-            model_name='user',
-            name='time_zone',
-            field=models.CharField(default='UTC', max_length=64),
+            model_name="user",
+            name="time_zone",
+            field=models.CharField(default="UTC", max_length=64),
         ),
     ]

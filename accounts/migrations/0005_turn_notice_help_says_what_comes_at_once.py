@@ -4,15 +4,20 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('accounts', '0004_time_zone_choices_in_the_form'),
+        ("accounts", "0004_time_zone_choices_in_the_form"),
     ]
 
     operations = [
         migrations.AlterField(
-            model_name='user',
-            name='turn_notice',
-            field=models.CharField(choices=[('instant', 'An email at once'), ('digest', 'One daily digest'), ('none', 'No email')], default='instant', help_text='Invitations, results and timeouts come at once, unless you choose no email.', max_length=8, verbose_name='When it is my turn'),
+            model_name="user",
+            name="turn_notice",
+            field=models.CharField(
+                choices=[("instant", "An email at once"), ("digest", "One daily digest"), ("none", "No email")],
+                default="instant",
+                help_text="Invitations, results and timeouts come at once, unless you choose no email.",
+                max_length=8,
+                verbose_name="When it is my turn",
+            ),
         ),
     ]

@@ -4,15 +4,20 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('accounts', '0005_turn_notice_help_says_what_comes_at_once'),
+        ("accounts", "0005_turn_notice_help_says_what_comes_at_once"),
     ]
 
     operations = [
         migrations.AlterField(
-            model_name='user',
-            name='turn_notice',
-            field=models.CharField(choices=[('instant', 'An email at once'), ('digest', 'One daily digest'), ('none', 'No email')], default='instant', help_text='Invitations, results, timeouts and more time from staff come at once, unless you choose no email.', max_length=8, verbose_name='When it is my turn'),
+            model_name="user",
+            name="turn_notice",
+            field=models.CharField(
+                choices=[("instant", "An email at once"), ("digest", "One daily digest"), ("none", "No email")],
+                default="instant",
+                help_text="Invitations, results, timeouts and more time from staff come at once, unless you choose no email.",
+                max_length=8,
+                verbose_name="When it is my turn",
+            ),
         ),
     ]

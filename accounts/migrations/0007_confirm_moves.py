@@ -4,15 +4,18 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('accounts', '0006_turn_notice_help_names_more_time_from_staff'),
+        ("accounts", "0006_turn_notice_help_names_more_time_from_staff"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='user',
-            name='confirm_moves',
-            field=models.BooleanField(default=False, help_text='A click on the board first selects the move; a second click on Confirm sends it.', verbose_name='Confirm each move before it is sent'),
+            model_name="user",
+            name="confirm_moves",
+            field=models.BooleanField(
+                default=False,
+                help_text="A click on the board first selects the move; a second click on Confirm sends it.",
+                verbose_name="Confirm each move before it is sent",
+            ),
         ),
     ]

@@ -4,15 +4,18 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('accounts', '0007_confirm_moves'),
+        ("accounts", "0007_confirm_moves"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='user',
-            name='message_emails',
-            field=models.BooleanField(default=True, help_text='A few minutes after the message, unless you read it on the match page first; with the daily digest, a line in it instead.', verbose_name='Email me when another player writes in my matches'),
+            model_name="user",
+            name="message_emails",
+            field=models.BooleanField(
+                default=True,
+                help_text="A few minutes after the message, unless you read it on the match page first; with the daily digest, a line in it instead.",
+                verbose_name="Email me when another player writes in my matches",
+            ),
         ),
     ]

@@ -110,8 +110,15 @@ def _cells(moves: list[str]) -> tuple[dict[tuple[int, int], list[dict]], dict[tu
     return spots, steals
 
 
-def puzzle(pieces: list[dict], *, spots: dict | None = None, steals: dict | None = None,
-           linked: set | None = None, goal: set | None = None, in_hand: int | None = None) -> dict:
+def puzzle(
+    pieces: list[dict],
+    *,
+    spots: dict | None = None,
+    steals: dict | None = None,
+    linked: set | None = None,
+    goal: set | None = None,
+    in_hand: int | None = None,
+) -> dict:
     """Rows of cells covering the pieces and the spots where the piece in hand may go, and the
     numbers of their columns (each row's number is its cells' ``y``): the log names places by them.
 
@@ -131,8 +138,9 @@ def puzzle(pieces: list[dict], *, spots: dict | None = None, steals: dict | None
             if (x, y) in at:
                 p = at[x, y]
                 loose = linked is not None and (x, y) not in linked
-                cell["piece"] = piece(p["value"], p["rotation"], loose=loose, goal=(x, y) in goal,
-                                      steal=steals.get((x, y)))
+                cell["piece"] = piece(
+                    p["value"], p["rotation"], loose=loose, goal=(x, y) in goal, steal=steals.get((x, y))
+                )
             elif in_hand:
                 cell["options"] = [
                     {**o, "piece": piece(in_hand, o["rotation"]), "makes": _makes(at, (x, y), in_hand, o)}
@@ -164,16 +172,23 @@ def present(view: dict, seat: int | None, legal: list[str]) -> dict:
         linked = {tuple(cell) for cell in view["linked"][owner]}
         mine = owner == focus
         own_steals = {(x, y): move for (victim, x, y), move in steals.items() if victim == owner}
-        puzzles.append({
-            "seat": owner,
-            "number": owner + 1,
-            "is_me": seat == owner,
-            "to_move": view["to_move"] == owner,
-            "linked_points": sum(p["value"] for p in pieces if (p["x"], p["y"]) in linked),
-            "has_targets": bool(own_steals),
-            **puzzle(pieces, spots=spots if mine else None, steals=own_steals, linked=linked,
-                     in_hand=view["piece"] if mine else None),
-        })
+        puzzles.append(
+            {
+                "seat": owner,
+                "number": owner + 1,
+                "is_me": seat == owner,
+                "to_move": view["to_move"] == owner,
+                "linked_points": sum(p["value"] for p in pieces if (p["x"], p["y"]) in linked),
+                "has_targets": bool(own_steals),
+                **puzzle(
+                    pieces,
+                    spots=spots if mine else None,
+                    steals=own_steals,
+                    linked=linked,
+                    in_hand=view["piece"] if mine else None,
+                ),
+            }
+        )
     return {
         "me": seat,
         "focus": puzzles[focus],
@@ -220,6 +235,7 @@ def _table(view: dict) -> dict:
     rows = []
     for seat in range(view["players"]):
         cells = [row[seat] for row in played] + [None] * (view["hands"] - len(played))
-        rows.append({"number": seat + 1, "cells": cells, "total": view["totals"][seat],
-                     "winner": seat in view["winners"]})
+        rows.append(
+            {"number": seat + 1, "cells": cells, "total": view["totals"][seat], "winner": seat in view["winners"]}
+        )
     return {"hands": list(range(1, view["hands"] + 1)), "rows": rows}

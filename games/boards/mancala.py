@@ -35,9 +35,7 @@ def present(view: dict, seat: int | None, legal: list[str]) -> dict:
     for move in legal:
         number = int(move.rstrip("lr"))
         moves_by_tile.setdefault(number, []).append(_option(number, move, view["tiles"][me][number - 1]))
-    bottom = [
-        {"number": i + 1, "coins": view["tiles"][me][i], "moves": moves_by_tile.get(i + 1, [])} for i in range(6)
-    ]
+    bottom = [{"number": i + 1, "coins": view["tiles"][me][i], "moves": moves_by_tile.get(i + 1, [])} for i in range(6)]
     # Seen from across the table, the other player's tiles run right to left.
     top = [{"number": i + 1, "coins": view["tiles"][them][i]} for i in reversed(range(6))]
     return {

@@ -60,8 +60,9 @@ def _token(colour: str) -> dict:
     return {"colour": colour, "letter": LETTER[colour]}
 
 
-def _cell(square: int, view: dict, step: str, acting: bool, targets: set[str], returned: dict,
-          in_play: set[str]) -> dict:
+def _cell(
+    square: int, view: dict, step: str, acting: bool, targets: set[str], returned: dict, in_play: set[str]
+) -> dict:
     name = square_name(square)
     kind = mat(square)
     pilgrim = view["board"].get(name)
@@ -89,8 +90,11 @@ def _cell(square: int, view: dict, step: str, acting: bool, targets: set[str], r
 
 
 # A marked square, said after its name: what choosing it does ("allowed" alone leaned on the prompt).
-TARGET_WORDS = {"entrance": "you may choose this entrance", "place": "a pilgrim may go here",
-                "remove": "may be removed"}
+TARGET_WORDS = {
+    "entrance": "you may choose this entrance",
+    "place": "a pilgrim may go here",
+    "remove": "may be removed",
+}
 
 
 def _move_said(cell: dict, step: str) -> str:

@@ -42,8 +42,12 @@ PHASE_TITLES = {
     "place": "Place the resources",
     "target": "Choose the card's target",
 }
-CHOICE_WORDS = {"volcano": "the volcano goes to", "wood": "one wood goes to", "stone": "one stone goes to",
-                "to": "send it to"}
+CHOICE_WORDS = {
+    "volcano": "the volcano goes to",
+    "wood": "one wood goes to",
+    "stone": "one stone goes to",
+    "to": "send it to",
+}
 ACTION_WORDS = {"hut": "Build a hut", "holy": "Erect a holy place", "grow": "Grow the population"}
 
 
@@ -274,7 +278,8 @@ def _groups(view: dict, legal: list[str], tribes: dict[str, dict]) -> list[dict]
         # What a screen reader says: the label with what it is for ("-3,2" alone was a bare
         # coordinate, and every tribe had the same "Discover ↑ N at -1,-1").
         groups.setdefault(key, {"title": title, "moves": []})["moves"].append(
-            {"move": move, "label": label, "said": said or label})
+            {"move": move, "label": label, "said": said or label}
+        )
 
     for move in legal:
         words = move.split()
@@ -299,8 +304,13 @@ def _groups(view: dict, legal: list[str], tribes: dict[str, dict]) -> list[dict]
             add("action-draw", "Draw a card", move, "Draw a card (your whole action)")
         elif verb == "play":
             label = _card_label(words, tiles)
-            add(f"card-{words[1]}", f"Play {_title(words[1])}: {CARD_HELP[words[1]]}", move, label,
-                f"Play {_title(words[1])}" + ("" if label == "Play" else f": {label}"))
+            add(
+                f"card-{words[1]}",
+                f"Play {_title(words[1])}: {CARD_HELP[words[1]]}",
+                move,
+                label,
+                f"Play {_title(words[1])}" + ("" if label == "Play" else f": {label}"),
+            )
     return list(groups.values())
 
 

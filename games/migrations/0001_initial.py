@@ -6,7 +6,6 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     initial = True
 
     dependencies = [
@@ -15,112 +14,215 @@ class Migration(migrations.Migration):
 
     operations = [
         migrations.CreateModel(
-            name='Match',
+            name="Match",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('game', models.CharField(max_length=32)),
-                ('options', models.JSONField(blank=True, default=dict)),
-                ('status', models.CharField(choices=[('open', 'Waiting for players'), ('active', 'In play'), ('finished', 'Finished'), ('aborted', 'Aborted')], default='open', max_length=16)),
-                ('state', models.JSONField()),
-                ('seed', models.BigIntegerField()),
-                ('version', models.PositiveIntegerField(default=0, help_text='Moves applied so far.')),
-                ('result', models.JSONField(blank=True, help_text='Scores and winners once finished.', null=True)),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('last_move_at', models.DateTimeField(blank=True, null=True)),
-                ('finished_at', models.DateTimeField(blank=True, null=True)),
-                ('created_by', models.ForeignKey(null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='created_matches', to=settings.AUTH_USER_MODEL)),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("game", models.CharField(max_length=32)),
+                ("options", models.JSONField(blank=True, default=dict)),
+                (
+                    "status",
+                    models.CharField(
+                        choices=[
+                            ("open", "Waiting for players"),
+                            ("active", "In play"),
+                            ("finished", "Finished"),
+                            ("aborted", "Aborted"),
+                        ],
+                        default="open",
+                        max_length=16,
+                    ),
+                ),
+                ("state", models.JSONField()),
+                ("seed", models.BigIntegerField()),
+                ("version", models.PositiveIntegerField(default=0, help_text="Moves applied so far.")),
+                ("result", models.JSONField(blank=True, help_text="Scores and winners once finished.", null=True)),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                ("last_move_at", models.DateTimeField(blank=True, null=True)),
+                ("finished_at", models.DateTimeField(blank=True, null=True)),
+                (
+                    "created_by",
+                    models.ForeignKey(
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="created_matches",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
             options={
-                'verbose_name_plural': 'matches',
+                "verbose_name_plural": "matches",
             },
         ),
         migrations.CreateModel(
-            name='MatchEvent',
+            name="MatchEvent",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('from_status', models.CharField(blank=True, choices=[('open', 'Waiting for players'), ('active', 'In play'), ('finished', 'Finished'), ('aborted', 'Aborted')], max_length=16)),
-                ('to_status', models.CharField(choices=[('open', 'Waiting for players'), ('active', 'In play'), ('finished', 'Finished'), ('aborted', 'Aborted')], max_length=16)),
-                ('reason', models.CharField(max_length=200)),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('actor', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, to=settings.AUTH_USER_MODEL)),
-                ('match', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='events', to='games.match')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                (
+                    "from_status",
+                    models.CharField(
+                        blank=True,
+                        choices=[
+                            ("open", "Waiting for players"),
+                            ("active", "In play"),
+                            ("finished", "Finished"),
+                            ("aborted", "Aborted"),
+                        ],
+                        max_length=16,
+                    ),
+                ),
+                (
+                    "to_status",
+                    models.CharField(
+                        choices=[
+                            ("open", "Waiting for players"),
+                            ("active", "In play"),
+                            ("finished", "Finished"),
+                            ("aborted", "Aborted"),
+                        ],
+                        max_length=16,
+                    ),
+                ),
+                ("reason", models.CharField(max_length=200)),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                (
+                    "actor",
+                    models.ForeignKey(
+                        blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, to=settings.AUTH_USER_MODEL
+                    ),
+                ),
+                (
+                    "match",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="events", to="games.match"
+                    ),
+                ),
             ],
             options={
-                'ordering': ['created_at', 'pk'],
+                "ordering": ["created_at", "pk"],
             },
         ),
         migrations.CreateModel(
-            name='MoveRecord',
+            name="MoveRecord",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('ply', models.PositiveIntegerField(help_text='The match version the move was applied to.')),
-                ('seat', models.PositiveSmallIntegerField()),
-                ('notation', models.CharField(max_length=64)),
-                ('description', models.CharField(max_length=300)),
-                ('by_ai', models.BooleanField(default=False)),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('match', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='moves', to='games.match')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("ply", models.PositiveIntegerField(help_text="The match version the move was applied to.")),
+                ("seat", models.PositiveSmallIntegerField()),
+                ("notation", models.CharField(max_length=64)),
+                ("description", models.CharField(max_length=300)),
+                ("by_ai", models.BooleanField(default=False)),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                (
+                    "match",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="moves", to="games.match"
+                    ),
+                ),
             ],
             options={
-                'ordering': ['match', 'ply'],
+                "ordering": ["match", "ply"],
             },
         ),
         migrations.CreateModel(
-            name='Notification',
+            name="Notification",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('kind', models.CharField(choices=[('your_turn', 'Your turn'), ('match_over', 'Match over'), ('invitation', 'Invitation')], max_length=20)),
-                ('subject', models.CharField(max_length=200)),
-                ('body', models.TextField()),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('claimed_until', models.DateTimeField(blank=True, null=True)),
-                ('sent_at', models.DateTimeField(blank=True, null=True)),
-                ('attempts', models.PositiveSmallIntegerField(default=0)),
-                ('last_error', models.CharField(blank=True, max_length=300)),
-                ('match', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.CASCADE, related_name='notifications', to='games.match')),
-                ('user', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='notifications', to=settings.AUTH_USER_MODEL)),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                (
+                    "kind",
+                    models.CharField(
+                        choices=[
+                            ("your_turn", "Your turn"),
+                            ("match_over", "Match over"),
+                            ("invitation", "Invitation"),
+                        ],
+                        max_length=20,
+                    ),
+                ),
+                ("subject", models.CharField(max_length=200)),
+                ("body", models.TextField()),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                ("claimed_until", models.DateTimeField(blank=True, null=True)),
+                ("sent_at", models.DateTimeField(blank=True, null=True)),
+                ("attempts", models.PositiveSmallIntegerField(default=0)),
+                ("last_error", models.CharField(blank=True, max_length=300)),
+                (
+                    "match",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="notifications",
+                        to="games.match",
+                    ),
+                ),
+                (
+                    "user",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="notifications",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
             options={
-                'ordering': ['-created_at'],
+                "ordering": ["-created_at"],
             },
         ),
         migrations.CreateModel(
-            name='Seat',
+            name="Seat",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('number', models.PositiveSmallIntegerField()),
-                ('ai_level', models.PositiveSmallIntegerField(blank=True, null=True)),
-                ('accepted', models.BooleanField(default=True)),
-                ('to_act', models.BooleanField(default=False, help_text='This seat must move now.')),
-                ('match', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='seats', to='games.match')),
-                ('user', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='seats', to=settings.AUTH_USER_MODEL)),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("number", models.PositiveSmallIntegerField()),
+                ("ai_level", models.PositiveSmallIntegerField(blank=True, null=True)),
+                ("accepted", models.BooleanField(default=True)),
+                ("to_act", models.BooleanField(default=False, help_text="This seat must move now.")),
+                (
+                    "match",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="seats", to="games.match"
+                    ),
+                ),
+                (
+                    "user",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="seats",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
             options={
-                'ordering': ['number'],
+                "ordering": ["number"],
             },
         ),
         migrations.AddIndex(
-            model_name='match',
-            index=models.Index(fields=['status', '-created_at'], name='games_match_status_51f273_idx'),
+            model_name="match",
+            index=models.Index(fields=["status", "-created_at"], name="games_match_status_51f273_idx"),
         ),
         migrations.AddConstraint(
-            model_name='moverecord',
-            constraint=models.UniqueConstraint(fields=('match', 'ply'), name='move_unique_ply'),
+            model_name="moverecord",
+            constraint=models.UniqueConstraint(fields=("match", "ply"), name="move_unique_ply"),
         ),
         migrations.AddIndex(
-            model_name='notification',
-            index=models.Index(condition=models.Q(('sent_at__isnull', True)), fields=['created_at'], name='notification_unsent'),
+            model_name="notification",
+            index=models.Index(
+                condition=models.Q(("sent_at__isnull", True)), fields=["created_at"], name="notification_unsent"
+            ),
         ),
         migrations.AddIndex(
-            model_name='seat',
-            index=models.Index(fields=['user', 'to_act'], name='games_seat_user_id_84a035_idx'),
+            model_name="seat",
+            index=models.Index(fields=["user", "to_act"], name="games_seat_user_id_84a035_idx"),
         ),
         migrations.AddConstraint(
-            model_name='seat',
-            constraint=models.UniqueConstraint(fields=('match', 'number'), name='seat_unique_number'),
+            model_name="seat",
+            constraint=models.UniqueConstraint(fields=("match", "number"), name="seat_unique_number"),
         ),
         migrations.AddConstraint(
-            model_name='seat',
-            constraint=models.CheckConstraint(condition=models.Q(('user__isnull', False), ('ai_level__isnull', False), _negated=True), name='seat_user_or_ai'),
+            model_name="seat",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("user__isnull", False), ("ai_level__isnull", False), _negated=True),
+                name="seat_user_or_ai",
+            ),
         ),
     ]

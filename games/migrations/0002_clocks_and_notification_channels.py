@@ -7,107 +7,145 @@ import games.models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('games', '0001_initial'),
+        ("games", "0001_initial"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.RemoveIndex(
-            model_name='notification',
-            name='notification_unsent',
+            model_name="notification",
+            name="notification_unsent",
         ),
         migrations.AddField(
-            model_name='match',
-            name='bank_cap_days',
+            model_name="match",
+            name="bank_cap_days",
             field=models.PositiveSmallIntegerField(blank=True, null=True),
         ),
         migrations.AddField(
-            model_name='match',
-            name='bank_increment_days',
+            model_name="match",
+            name="bank_increment_days",
             field=models.PositiveSmallIntegerField(blank=True, null=True),
         ),
         migrations.AddField(
-            model_name='match',
-            name='bank_initial_days',
+            model_name="match",
+            name="bank_initial_days",
             field=models.PositiveSmallIntegerField(blank=True, null=True),
         ),
         migrations.AddField(
-            model_name='match',
-            name='days_per_move',
+            model_name="match",
+            name="days_per_move",
             field=models.PositiveSmallIntegerField(blank=True, null=True),
         ),
         migrations.AddField(
-            model_name='match',
-            name='on_timeout',
-            field=models.CharField(choices=[('lose', 'The late player loses (two players)'), ('ai', "The AI takes the late player's seat and plays on")], default='lose', max_length=8),
+            model_name="match",
+            name="on_timeout",
+            field=models.CharField(
+                choices=[
+                    ("lose", "The late player loses (two players)"),
+                    ("ai", "The AI takes the late player's seat and plays on"),
+                ],
+                default="lose",
+                max_length=8,
+            ),
         ),
         migrations.AddField(
-            model_name='match',
-            name='time_control',
-            field=models.CharField(choices=[('none', 'No time limit'), ('per_move', 'Fixed days per move'), ('bank', 'Time bank')], default='none', max_length=10),
+            model_name="match",
+            name="time_control",
+            field=models.CharField(
+                choices=[("none", "No time limit"), ("per_move", "Fixed days per move"), ("bank", "Time bank")],
+                default="none",
+                max_length=10,
+            ),
         ),
         migrations.AddField(
-            model_name='matchevent',
-            name='ply',
+            model_name="matchevent",
+            name="ply",
             field=models.PositiveIntegerField(blank=True, null=True),
         ),
         migrations.AddField(
-            model_name='notification',
-            name='channel',
-            field=models.CharField(choices=[('email', 'Email'), ('webhook', 'Webhook')], default='email', max_length=8),
+            model_name="notification",
+            name="channel",
+            field=models.CharField(choices=[("email", "Email"), ("webhook", "Webhook")], default="email", max_length=8),
         ),
         migrations.AddField(
-            model_name='notification',
-            name='due_at',
-            field=models.DateTimeField(default=games.models.now, help_text='Not sent before this time.'),
+            model_name="notification",
+            name="due_at",
+            field=models.DateTimeField(default=games.models.now, help_text="Not sent before this time."),
         ),
         migrations.AddField(
-            model_name='notification',
-            name='outcome',
-            field=models.CharField(blank=True, choices=[('', 'Pending'), ('sent', 'Sent'), ('skipped', 'Not needed any more'), ('failed', 'Failed for good')], default='', max_length=8),
+            model_name="notification",
+            name="outcome",
+            field=models.CharField(
+                blank=True,
+                choices=[
+                    ("", "Pending"),
+                    ("sent", "Sent"),
+                    ("skipped", "Not needed any more"),
+                    ("failed", "Failed for good"),
+                ],
+                default="",
+                max_length=8,
+            ),
         ),
         migrations.AddField(
-            model_name='seat',
-            name='bank_seconds',
+            model_name="seat",
+            name="bank_seconds",
             field=models.PositiveIntegerField(blank=True, null=True),
         ),
         migrations.AddField(
-            model_name='seat',
-            name='deadline',
+            model_name="seat",
+            name="deadline",
             field=models.DateTimeField(blank=True, null=True),
         ),
         migrations.AddField(
-            model_name='seat',
-            name='last_seen_at',
+            model_name="seat",
+            name="last_seen_at",
             field=models.DateTimeField(blank=True, null=True),
         ),
         migrations.AddField(
-            model_name='seat',
-            name='paused_seconds',
+            model_name="seat",
+            name="paused_seconds",
             field=models.PositiveIntegerField(blank=True, null=True),
         ),
         migrations.AddField(
-            model_name='seat',
-            name='turn_started_at',
+            model_name="seat",
+            name="turn_started_at",
             field=models.DateTimeField(blank=True, null=True),
         ),
         migrations.AlterField(
-            model_name='notification',
-            name='kind',
-            field=models.CharField(choices=[('your_turn', 'Your turn'), ('match_over', 'Match over'), ('invitation', 'Invitation'), ('reminder', 'Reminder before the clock runs out'), ('timeout', 'Time ran out'), ('digest', 'Daily digest')], max_length=20),
+            model_name="notification",
+            name="kind",
+            field=models.CharField(
+                choices=[
+                    ("your_turn", "Your turn"),
+                    ("match_over", "Match over"),
+                    ("invitation", "Invitation"),
+                    ("reminder", "Reminder before the clock runs out"),
+                    ("timeout", "Time ran out"),
+                    ("digest", "Daily digest"),
+                ],
+                max_length=20,
+            ),
         ),
         migrations.AddIndex(
-            model_name='notification',
-            index=models.Index(condition=models.Q(('sent_at__isnull', True)), fields=['due_at'], name='notification_due'),
+            model_name="notification",
+            index=models.Index(
+                condition=models.Q(("sent_at__isnull", True)), fields=["due_at"], name="notification_due"
+            ),
         ),
         migrations.AddIndex(
-            model_name='seat',
-            index=models.Index(condition=models.Q(('deadline__isnull', False)), fields=['deadline'], name='seat_deadline_running'),
+            model_name="seat",
+            index=models.Index(
+                condition=models.Q(("deadline__isnull", False)), fields=["deadline"], name="seat_deadline_running"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='notification',
-            constraint=models.UniqueConstraint(condition=models.Q(('kind', 'digest'), ('sent_at__isnull', True)), fields=('user', 'channel'), name='notification_one_pending_digest'),
+            model_name="notification",
+            constraint=models.UniqueConstraint(
+                condition=models.Q(("kind", "digest"), ("sent_at__isnull", True)),
+                fields=("user", "channel"),
+                name="notification_one_pending_digest",
+            ),
         ),
     ]

@@ -4,20 +4,19 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('games', '0002_clocks_and_notification_channels'),
+        ("games", "0002_clocks_and_notification_channels"),
     ]
 
     operations = [
         migrations.AlterField(
-            model_name='matchevent',
-            name='reason',
+            model_name="matchevent",
+            name="reason",
             field=models.TextField(),
         ),
         migrations.AlterField(
-            model_name='moverecord',
-            name='description',
+            model_name="moverecord",
+            name="description",
             field=models.TextField(),
         ),
     ]

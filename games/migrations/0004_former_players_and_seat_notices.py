@@ -6,21 +6,37 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('games', '0003_longer_move_descriptions_and_reasons'),
+        ("games", "0003_longer_move_descriptions_and_reasons"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='seat',
-            name='former_user',
-            field=models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='former_seats', to=settings.AUTH_USER_MODEL),
+            model_name="seat",
+            name="former_user",
+            field=models.ForeignKey(
+                blank=True,
+                null=True,
+                on_delete=django.db.models.deletion.SET_NULL,
+                related_name="former_seats",
+                to=settings.AUTH_USER_MODEL,
+            ),
         ),
         migrations.AlterField(
-            model_name='notification',
-            name='kind',
-            field=models.CharField(choices=[('your_turn', 'Your turn'), ('match_over', 'Match over'), ('invitation', 'Invitation'), ('reminder', 'Reminder before the clock runs out'), ('timeout', 'Time ran out'), ('seat_taken', 'Seat given to the AI'), ('digest', 'Daily digest')], max_length=20),
+            model_name="notification",
+            name="kind",
+            field=models.CharField(
+                choices=[
+                    ("your_turn", "Your turn"),
+                    ("match_over", "Match over"),
+                    ("invitation", "Invitation"),
+                    ("reminder", "Reminder before the clock runs out"),
+                    ("timeout", "Time ran out"),
+                    ("seat_taken", "Seat given to the AI"),
+                    ("digest", "Daily digest"),
+                ],
+                max_length=20,
+            ),
         ),
     ]

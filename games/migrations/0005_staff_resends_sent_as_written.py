@@ -6,24 +6,33 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('games', '0004_former_players_and_seat_notices'),
+        ("games", "0004_former_players_and_seat_notices"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.RemoveConstraint(
-            model_name='notification',
-            name='notification_one_pending_digest',
+            model_name="notification",
+            name="notification_one_pending_digest",
         ),
         migrations.AddField(
-            model_name='notification',
-            name='resent_from',
-            field=models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to='games.notification'),
+            model_name="notification",
+            name="resent_from",
+            field=models.ForeignKey(
+                blank=True,
+                null=True,
+                on_delete=django.db.models.deletion.SET_NULL,
+                related_name="+",
+                to="games.notification",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='notification',
-            constraint=models.UniqueConstraint(condition=models.Q(('kind', 'digest'), ('resent_from__isnull', True), ('sent_at__isnull', True)), fields=('user', 'channel'), name='notification_one_pending_digest'),
+            model_name="notification",
+            constraint=models.UniqueConstraint(
+                condition=models.Q(("kind", "digest"), ("resent_from__isnull", True), ("sent_at__isnull", True)),
+                fields=("user", "channel"),
+                name="notification_one_pending_digest",
+            ),
         ),
     ]

@@ -4,15 +4,14 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('games', '0005_staff_resends_sent_as_written'),
+        ("games", "0005_staff_resends_sent_as_written"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='match',
-            name='revision',
+            model_name="match",
+            name="revision",
             field=models.PositiveIntegerField(default=0),
         ),
     ]

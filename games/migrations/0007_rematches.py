@@ -5,15 +5,20 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('games', '0006_match_revision_for_polling'),
+        ("games", "0006_match_revision_for_polling"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='match',
-            name='rematch_of',
-            field=models.OneToOneField(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='rematch', to='games.match'),
+            model_name="match",
+            name="rematch_of",
+            field=models.OneToOneField(
+                blank=True,
+                null=True,
+                on_delete=django.db.models.deletion.SET_NULL,
+                related_name="rematch",
+                to="games.match",
+            ),
         ),
     ]

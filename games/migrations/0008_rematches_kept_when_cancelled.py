@@ -6,20 +6,29 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('games', '0007_rematches'),
+        ("games", "0007_rematches"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.AlterField(
-            model_name='match',
-            name='rematch_of',
-            field=models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='rematches', to='games.match'),
+            model_name="match",
+            name="rematch_of",
+            field=models.ForeignKey(
+                blank=True,
+                null=True,
+                on_delete=django.db.models.deletion.SET_NULL,
+                related_name="rematches",
+                to="games.match",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='match',
-            constraint=models.UniqueConstraint(condition=models.Q(('status', 'aborted'), _negated=True), fields=('rematch_of',), name='one_rematch_not_cancelled'),
+            model_name="match",
+            constraint=models.UniqueConstraint(
+                condition=models.Q(("status", "aborted"), _negated=True),
+                fields=("rematch_of",),
+                name="one_rematch_not_cancelled",
+            ),
         ),
     ]

@@ -4,25 +4,50 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('games', '0008_rematches_kept_when_cancelled'),
+        ("games", "0008_rematches_kept_when_cancelled"),
     ]
 
     operations = [
         migrations.AlterField(
-            model_name='match',
-            name='status',
-            field=models.CharField(choices=[('open', 'Waiting for players'), ('active', 'In play'), ('finished', 'Finished'), ('aborted', 'Cancelled')], default='open', max_length=16),
+            model_name="match",
+            name="status",
+            field=models.CharField(
+                choices=[
+                    ("open", "Waiting for players"),
+                    ("active", "In play"),
+                    ("finished", "Finished"),
+                    ("aborted", "Cancelled"),
+                ],
+                default="open",
+                max_length=16,
+            ),
         ),
         migrations.AlterField(
-            model_name='matchevent',
-            name='from_status',
-            field=models.CharField(blank=True, choices=[('open', 'Waiting for players'), ('active', 'In play'), ('finished', 'Finished'), ('aborted', 'Cancelled')], max_length=16),
+            model_name="matchevent",
+            name="from_status",
+            field=models.CharField(
+                blank=True,
+                choices=[
+                    ("open", "Waiting for players"),
+                    ("active", "In play"),
+                    ("finished", "Finished"),
+                    ("aborted", "Cancelled"),
+                ],
+                max_length=16,
+            ),
         ),
         migrations.AlterField(
-            model_name='matchevent',
-            name='to_status',
-            field=models.CharField(choices=[('open', 'Waiting for players'), ('active', 'In play'), ('finished', 'Finished'), ('aborted', 'Cancelled')], max_length=16),
+            model_name="matchevent",
+            name="to_status",
+            field=models.CharField(
+                choices=[
+                    ("open", "Waiting for players"),
+                    ("active", "In play"),
+                    ("finished", "Finished"),
+                    ("aborted", "Cancelled"),
+                ],
+                max_length=16,
+            ),
         ),
     ]

@@ -5,19 +5,22 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('games', '0011_match_open_to_all'),
+        ("games", "0011_match_open_to_all"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.AddIndex(
-            model_name='notification',
-            index=models.Index(fields=['-created_at'], name='notification_newest'),
+            model_name="notification",
+            index=models.Index(fields=["-created_at"], name="notification_newest"),
         ),
         migrations.AddIndex(
-            model_name='seat',
-            index=models.Index(condition=models.Q(('ai_level__isnull', False), ('to_act', True)), fields=['match'], name='seat_ai_to_act'),
+            model_name="seat",
+            index=models.Index(
+                condition=models.Q(("ai_level__isnull", False), ("to_act", True)),
+                fields=["match"],
+                name="seat_ai_to_act",
+            ),
         ),
     ]

@@ -4,20 +4,19 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('games', '0012_ai_seat_and_notification_indexes'),
+        ("games", "0012_ai_seat_and_notification_indexes"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='matchevent',
-            name='former_ai_level',
+            model_name="matchevent",
+            name="former_ai_level",
             field=models.PositiveSmallIntegerField(blank=True, null=True),
         ),
         migrations.AddField(
-            model_name='matchevent',
-            name='seat',
+            model_name="matchevent",
+            name="seat",
             field=models.PositiveSmallIntegerField(blank=True, null=True),
         ),
     ]

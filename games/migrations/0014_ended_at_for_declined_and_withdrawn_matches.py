@@ -10,7 +10,8 @@ def fill_in(apps, schema_editor):
     MatchEvent = apps.get_model("games", "MatchEvent")
     ended = MatchEvent.objects.filter(match=OuterRef("pk"), to_status="aborted").order_by("-created_at")
     Match.objects.filter(status="aborted", finished_at__isnull=True).update(
-        finished_at=Subquery(ended.values("created_at")[:1]))
+        finished_at=Subquery(ended.values("created_at")[:1])
+    )
 
 
 class Migration(migrations.Migration):

@@ -17,14 +17,23 @@ BATCH = 1000
 def fill_in(apps, schema_editor):
     Seat = apps.get_model("games", "Seat")
     MatchEvent = apps.get_model("games", "MatchEvent")
-    seats = list(Seat.objects.filter(former_user__isnull=False, taken_over_at__isnull=True, match__status="active")
-                 .values_list("pk", "match_id", "former_user__display_name", "former_user__username"))
+    seats = list(
+        Seat.objects.filter(former_user__isnull=False, taken_over_at__isnull=True, match__status="active").values_list(
+            "pk", "match_id", "former_user__display_name", "former_user__username"
+        )
+    )
     for batch in itertools.batched(seats, BATCH):
         lines = defaultdict(list)  # match id: its log lines of seats changing hands, newest first
         for match_id, reason, created_at in (
-                MatchEvent.objects.filter(match_id__in={match_id for _, match_id, _, _ in batch}, from_status="active",
-                                          to_status="active", ply__isnull=False)
-                .order_by("-created_at", "-pk").values_list("match_id", "reason", "created_at")):
+            MatchEvent.objects.filter(
+                match_id__in={match_id for _, match_id, _, _ in batch},
+                from_status="active",
+                to_status="active",
+                ply__isnull=False,
+            )
+            .order_by("-created_at", "-pk")
+            .values_list("match_id", "reason", "created_at")
+        ):
             lines[match_id].append((reason, created_at))
         found = []
         for pk, match_id, display_name, username in batch:
@@ -36,7 +45,6 @@ def fill_in(apps, schema_editor):
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
         ("games", "0014_ended_at_for_declined_and_withdrawn_matches"),
     ]

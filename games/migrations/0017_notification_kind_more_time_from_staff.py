@@ -4,15 +4,26 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('games', '0016_seat_reminded_share'),
+        ("games", "0016_seat_reminded_share"),
     ]
 
     operations = [
         migrations.AlterField(
-            model_name='notification',
-            name='kind',
-            field=models.CharField(choices=[('your_turn', 'Your turn'), ('match_over', 'Match over'), ('invitation', 'Invitation'), ('reminder', 'Reminder before the clock runs out'), ('timeout', 'Time ran out'), ('seat_taken', 'Seat given to the AI'), ('extension', 'More time from staff'), ('digest', 'Daily digest')], max_length=20),
+            model_name="notification",
+            name="kind",
+            field=models.CharField(
+                choices=[
+                    ("your_turn", "Your turn"),
+                    ("match_over", "Match over"),
+                    ("invitation", "Invitation"),
+                    ("reminder", "Reminder before the clock runs out"),
+                    ("timeout", "Time ran out"),
+                    ("seat_taken", "Seat given to the AI"),
+                    ("extension", "More time from staff"),
+                    ("digest", "Daily digest"),
+                ],
+                max_length=20,
+            ),
         ),
     ]

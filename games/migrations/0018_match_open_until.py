@@ -10,11 +10,11 @@ def give_open_matches_their_time(apps, schema_editor):
     when they were created: none is cancelled at the deploy, and invited players are told first."""
     Match = apps.get_model("games", "Match")
     Match.objects.filter(status="open").update(
-        open_until=timezone.now() + timedelta(days=settings.OPEN_MATCH_EXPIRY_DAYS))
+        open_until=timezone.now() + timedelta(days=settings.OPEN_MATCH_EXPIRY_DAYS)
+    )
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
         ("games", "0017_notification_kind_more_time_from_staff"),
     ]

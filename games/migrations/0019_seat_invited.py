@@ -12,7 +12,6 @@ def fill_in(apps, schema_editor):
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
         ("games", "0018_match_open_until"),
     ]

@@ -5,15 +5,14 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('games', '0019_seat_invited'),
+        ("games", "0019_seat_invited"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.AddIndex(
-            model_name='seat',
-            index=models.Index(condition=models.Q(('accepted', False)), fields=['user'], name='seat_invited'),
+            model_name="seat",
+            index=models.Index(condition=models.Q(("accepted", False)), fields=["user"], name="seat_invited"),
         ),
     ]

@@ -6,26 +6,48 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('games', '0020_seat_invited_index'),
+        ("games", "0020_seat_invited_index"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='Message',
+            name="Message",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('text', models.TextField()),
-                ('after_move', models.PositiveIntegerField(help_text="The match's version (moves played) when it was written.")),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('hidden', models.BooleanField(default=False, help_text='Removed by staff: the match page shows its author and time, not its text.')),
-                ('author', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='match_messages', to=settings.AUTH_USER_MODEL)),
-                ('match', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='messages', to='games.match')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("text", models.TextField()),
+                (
+                    "after_move",
+                    models.PositiveIntegerField(help_text="The match's version (moves played) when it was written."),
+                ),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                (
+                    "hidden",
+                    models.BooleanField(
+                        default=False,
+                        help_text="Removed by staff: the match page shows its author and time, not its text.",
+                    ),
+                ),
+                (
+                    "author",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="match_messages",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "match",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="messages", to="games.match"
+                    ),
+                ),
             ],
             options={
-                'indexes': [models.Index(fields=['match', '-id'], name='message_latest')],
+                "indexes": [models.Index(fields=["match", "-id"], name="message_latest")],
             },
         ),
     ]

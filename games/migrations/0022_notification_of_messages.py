@@ -6,25 +6,47 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('games', '0021_match_messages'),
+        ("games", "0021_match_messages"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='notification',
-            name='first_message',
-            field=models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to='games.message'),
+            model_name="notification",
+            name="first_message",
+            field=models.ForeignKey(
+                blank=True,
+                null=True,
+                on_delete=django.db.models.deletion.SET_NULL,
+                related_name="+",
+                to="games.message",
+            ),
         ),
         migrations.AlterField(
-            model_name='notification',
-            name='kind',
-            field=models.CharField(choices=[('your_turn', 'Your turn'), ('match_over', 'Match over'), ('invitation', 'Invitation'), ('reminder', 'Reminder before the clock runs out'), ('timeout', 'Time ran out'), ('seat_taken', 'Seat given to the AI'), ('extension', 'More time from staff'), ('digest', 'Daily digest'), ('message', 'New message')], max_length=20),
+            model_name="notification",
+            name="kind",
+            field=models.CharField(
+                choices=[
+                    ("your_turn", "Your turn"),
+                    ("match_over", "Match over"),
+                    ("invitation", "Invitation"),
+                    ("reminder", "Reminder before the clock runs out"),
+                    ("timeout", "Time ran out"),
+                    ("seat_taken", "Seat given to the AI"),
+                    ("extension", "More time from staff"),
+                    ("digest", "Daily digest"),
+                    ("message", "New message"),
+                ],
+                max_length=20,
+            ),
         ),
         migrations.AddConstraint(
-            model_name='notification',
-            constraint=models.UniqueConstraint(condition=models.Q(('kind', 'message'), ('resent_from__isnull', True), ('sent_at__isnull', True)), fields=('user', 'match', 'channel'), name='notification_one_pending_message'),
+            model_name="notification",
+            constraint=models.UniqueConstraint(
+                condition=models.Q(("kind", "message"), ("resent_from__isnull", True), ("sent_at__isnull", True)),
+                fields=("user", "match", "channel"),
+                name="notification_one_pending_message",
+            ),
         ),
     ]

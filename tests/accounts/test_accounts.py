@@ -25,9 +25,15 @@ LINK = re.compile(r"https?://\S+")
 
 
 def sign_up(client, username="dora", email="dora@example.com"):
-    return client.post(reverse("account_signup"), {
-        "email": email, "username": username, "password1": PASSWORD, "password2": PASSWORD,
-    })
+    return client.post(
+        reverse("account_signup"),
+        {
+            "email": email,
+            "username": username,
+            "password1": PASSWORD,
+            "password2": PASSWORD,
+        },
+    )
 
 
 def link_in(message) -> str:
@@ -47,23 +53,33 @@ def test_sign_up_sends_a_confirmation_email_and_does_not_log_in_yet(client, db):
     assert "contact us" not in sent.lower(), "the site names no contact"
 
 
-@pytest.mark.parametrize(("sent", "kept"), [
-    ("Asia/Tokyo", "Asia/Tokyo"),
-    ("Asia/Calcutta", "Asia/Calcutta"),  # an old name some browsers still give
-    ("Etc/GMT+5", "Etc/GMT+5"),  # a machine set to a fixed offset
-    ("Mars/Olympus_Mons", "UTC"),
-    ("", "UTC"),  # no JavaScript
-    ("localtime", "UTC"),  # the server's own zone: the tz database has it, no place is called so
-    ("Factory", "UTC"),
-    ("Europe/" + "x" * 100, "UTC"),  # refused the sign-up with a message about a field nobody sees
-])
+@pytest.mark.parametrize(
+    ("sent", "kept"),
+    [
+        ("Asia/Tokyo", "Asia/Tokyo"),
+        ("Asia/Calcutta", "Asia/Calcutta"),  # an old name some browsers still give
+        ("Etc/GMT+5", "Etc/GMT+5"),  # a machine set to a fixed offset
+        ("Mars/Olympus_Mons", "UTC"),
+        ("", "UTC"),  # no JavaScript
+        ("localtime", "UTC"),  # the server's own zone: the tz database has it, no place is called so
+        ("Factory", "UTC"),
+        ("Europe/" + "x" * 100, "UTC"),  # refused the sign-up with a message about a field nobody sees
+    ],
+)
 def test_sign_up_keeps_the_browsers_time_zone_or_says_it_starts_in_utc(client, db, sent, kept):
     """site.js fills the hidden field; every new player's times were in UTC before. A zone we
     do not know was taken in silence, and the player was left to wonder why the times were off."""
-    response = client.post(reverse("account_signup"), {
-        "email": "dora@example.com", "username": "dora", "password1": PASSWORD, "password2": PASSWORD,
-        "time_zone": sent,
-    }, follow=True)
+    response = client.post(
+        reverse("account_signup"),
+        {
+            "email": "dora@example.com",
+            "username": "dora",
+            "password1": PASSWORD,
+            "password2": PASSWORD,
+            "time_zone": sent,
+        },
+        follow=True,
+    )
     assert User.objects.get(username="dora").time_zone == kept
     told = TIME_ZONE_NOT_TOLD in response.content.decode()
     assert told == (kept == "UTC"), "said when, and only when, the browser's zone was not taken"
@@ -170,10 +186,14 @@ def test_a_reset_link_used_already_says_so_in_plain_words(client, alice):
 
 def test_a_wrong_current_password_is_called_wrong_not_missing(client, alice):
     client.force_login(alice)
-    response = client.post(reverse("account_change_password"), {
-        "oldpassword": "not-my-password", "password1": "another-long-passphrase",
-        "password2": "another-long-passphrase",
-    })
+    response = client.post(
+        reverse("account_change_password"),
+        {
+            "oldpassword": "not-my-password",
+            "password1": "another-long-passphrase",
+            "password2": "another-long-passphrase",
+        },
+    )
     assertContains(response, "That is not your current password.")
     assertNotContains(response, "Please type your current password")
     alice.refresh_from_db()
@@ -184,9 +204,14 @@ def test_password_change(client, alice, settings):
     alice.time_zone = "Europe/Paris"
     alice.save()
     client.force_login(alice)
-    response = client.post(reverse("account_change_password"), {
-        "oldpassword": PASSWORD, "password1": "another-long-passphrase", "password2": "another-long-passphrase",
-    })
+    response = client.post(
+        reverse("account_change_password"),
+        {
+            "oldpassword": PASSWORD,
+            "password1": "another-long-passphrase",
+            "password2": "another-long-passphrase",
+        },
+    )
     assert response.status_code == 302
     alice.refresh_from_db()
     assert alice.check_password("another-long-passphrase")
@@ -201,14 +226,26 @@ def test_profile_saves_display_name_time_zone_and_turn_emails(client, alice):
     page = client.get(reverse("profile")).content.decode()
     assert "When it is my turn" in page
     assert re.search(r'<input type="number" name="digest_hour" value="8" max="23" min="0"', page)
-    response = client.post(reverse("profile"), {
-        "display_name": "Ally", "time_zone": "Europe/Paris", "turn_notice": "digest", "digest_hour": "7",
-        "reminders": "80", "webhook_url": "",
-    })
+    response = client.post(
+        reverse("profile"),
+        {
+            "display_name": "Ally",
+            "time_zone": "Europe/Paris",
+            "turn_notice": "digest",
+            "digest_hour": "7",
+            "reminders": "80",
+            "webhook_url": "",
+        },
+    )
     assert response.status_code == 302
     alice.refresh_from_db()
     assert (alice.display_name, alice.time_zone, alice.turn_notice, alice.digest_hour, alice.reminders) == (
-        "Ally", "Europe/Paris", "digest", 7, "80")
+        "Ally",
+        "Europe/Paris",
+        "digest",
+        7,
+        "80",
+    )
 
 
 def test_profile_offers_to_confirm_each_move_off_until_the_player_turns_it_on(client, alice):
@@ -222,8 +259,9 @@ def test_profile_offers_to_confirm_each_move_off_until_the_player_turns_it_on(cl
     assert client.post(reverse("profile"), profile_data(confirm_moves="on")).status_code == 302
     alice.refresh_from_db()
     assert alice.confirm_moves is True
-    assert re.search(r'<input type="checkbox" name="confirm_moves"[^>]* checked>',
-                     client.get(reverse("profile")).content.decode())
+    assert re.search(
+        r'<input type="checkbox" name="confirm_moves"[^>]* checked>', client.get(reverse("profile")).content.decode()
+    )
 
     client.post(reverse("profile"), profile_data())  # a checkbox left unticked is not sent
     alice.refresh_from_db()
@@ -274,8 +312,17 @@ def test_the_time_zone_list_has_todays_names_and_a_stored_old_alias_stays_select
 
 def test_a_refused_profile_keeps_the_typed_values_in_the_form_only(client, alice):
     client.force_login(alice)
-    response = client.post(reverse("profile"), {"display_name": "Davey", "time_zone": "UTC", "turn_notice": "now",
-                                                "digest_hour": "7", "reminders": "50", "webhook_url": "ftp://x"})
+    response = client.post(
+        reverse("profile"),
+        {
+            "display_name": "Davey",
+            "time_zone": "UTC",
+            "turn_notice": "now",
+            "digest_hour": "7",
+            "reminders": "50",
+            "webhook_url": "ftp://x",
+        },
+    )
     page = response.content.decode()
     assert response.status_code == 400 and 'value="Davey"' in page, "the form keeps what was typed"
     assert "your display name, <strong>Alice</strong>" in page and ">Davey</a>" not in page, "nothing was saved"
@@ -284,8 +331,17 @@ def test_a_refused_profile_keeps_the_typed_values_in_the_form_only(client, alice
 def test_a_refused_profile_comes_back_at_the_field_it_refuses(client, alice):
     """The page came back at its top: on a phone the webhook's refusal, under the fold, went unseen."""
     client.force_login(alice)
-    response = client.post(reverse("profile"), {"display_name": "Alice", "time_zone": "UTC", "turn_notice": "instant",
-                                                "digest_hour": "7", "reminders": "50", "webhook_url": "ftp://x"})
+    response = client.post(
+        reverse("profile"),
+        {
+            "display_name": "Alice",
+            "time_zone": "UTC",
+            "turn_notice": "instant",
+            "digest_hour": "7",
+            "reminders": "50",
+            "webhook_url": "ftp://x",
+        },
+    )
     page = response.content.decode()
     assert response.status_code == 400 and page.count("autofocus") == 1
     assert re.search(r'<input type="url" name="webhook_url"[^>]* autofocus[ >]', page)
@@ -294,8 +350,17 @@ def test_a_refused_profile_comes_back_at_the_field_it_refuses(client, alice):
 @pytest.mark.parametrize("url", ["ftp://example.org/hook", "file:///etc/passwd", "https://"])
 def test_a_webhook_that_is_no_web_address_is_refused_saying_what_is_wanted(client, alice, url):
     client.force_login(alice)
-    response = client.post(reverse("profile"), {"display_name": "Alice", "time_zone": "UTC", "turn_notice": "instant",
-                                                "digest_hour": "7", "reminders": "50", "webhook_url": url})
+    response = client.post(
+        reverse("profile"),
+        {
+            "display_name": "Alice",
+            "time_zone": "UTC",
+            "turn_notice": "instant",
+            "digest_hour": "7",
+            "reminders": "50",
+            "webhook_url": url,
+        },
+    )
     assertContains(response, "Enter a web address that starts with http:// or https://.", status_code=400)
     assertNotContains(response, "Enter a valid URL", status_code=400)
 
@@ -306,9 +371,14 @@ def test_account_pages_use_the_site_layout(client, db, url_name):
     assert "Boardgames" in html and 'href="/static/css/site.css"' in html
 
 
-@pytest.mark.parametrize(("url_name", "heading"), [
-    ("account_login", "Sign in"), ("account_signup", "Sign up"), ("account_reset_password", "Password reset"),
-])
+@pytest.mark.parametrize(
+    ("url_name", "heading"),
+    [
+        ("account_login", "Sign in"),
+        ("account_signup", "Sign up"),
+        ("account_reset_password", "Password reset"),
+    ],
+)
 def test_account_pages_write_headings_in_sentence_case_like_the_rest_of_the_site(client, db, url_name, heading):
     html = client.get(reverse(url_name)).content.decode()
     assert re.search(rf"<h1>\s*{heading}\s*</h1>", html)
@@ -420,8 +490,15 @@ def test_staff_cannot_end_or_start_a_vacation_by_editing_the_player(client, alic
     url = reverse("admin:accounts_user_change", args=[alice.pk])
     form = client.get(url).context["adminform"].form
     data = {key: value for key, value in form.initial.items() if value is not None}
-    data.update({"date_joined_0": "2026-01-01", "date_joined_1": "10:00", "vacation_until_0": "",
-                 "vacation_until_1": "", "vacation_days_used": "0"})
+    data.update(
+        {
+            "date_joined_0": "2026-01-01",
+            "date_joined_1": "10:00",
+            "vacation_until_0": "",
+            "vacation_until_1": "",
+            "vacation_days_used": "0",
+        }
+    )
     assert client.post(url, data).status_code == 302
     alice.refresh_from_db()
     assert alice.vacation_until is not None and alice.vacation_days_used == 5
@@ -467,14 +544,27 @@ def test_starting_or_ending_a_vacation_twice_says_why_nothing_changed(client, al
 
 def failure(user, channel: str, *, error: str, days_ago: float = 0) -> Notification:
     return Notification.objects.create(
-        user=user, kind=Notification.Kind.YOUR_TURN, channel=channel, subject="Your turn", body="Play.",
-        sent_at=timezone.now() - timedelta(days=days_ago), outcome=Notification.Outcome.FAILED, last_error=error,
+        user=user,
+        kind=Notification.Kind.YOUR_TURN,
+        channel=channel,
+        subject="Your turn",
+        body="Play.",
+        sent_at=timezone.now() - timedelta(days=days_ago),
+        outcome=Notification.Outcome.FAILED,
+        last_error=error,
     )
 
 
 def profile_data(**changes) -> dict:
-    return {"display_name": "Alice", "time_zone": "UTC", "turn_notice": "instant", "digest_hour": "8",
-            "reminders": "50,80", "webhook_url": "https://hooks.example.com/old", **changes}
+    return {
+        "display_name": "Alice",
+        "time_zone": "UTC",
+        "turn_notice": "instant",
+        "digest_hour": "8",
+        "reminders": "50,80",
+        "webhook_url": "https://hooks.example.com/old",
+        **changes,
+    }
 
 
 @pytest.mark.parametrize("new_url", ["https://hooks.example.com/new", ""])
@@ -534,8 +624,9 @@ def test_failures_older_than_thirty_days_are_not_shown(client, alice):
     assert "Mailbox full" in page and "No such mailbox" not in page
 
 
-@pytest.mark.parametrize(("name", "taken"), [("bob", "Bob"), (" BOB ", "Bob"), ("Bob", "Bob"), ("captain", "Captain"),
-                                            ("DAVE", "dave")])
+@pytest.mark.parametrize(
+    ("name", "taken"), [("bob", "Bob"), (" BOB ", "Bob"), ("Bob", "Bob"), ("captain", "Captain"), ("DAVE", "dave")]
+)
 def test_profile_refuses_a_display_name_another_player_has(client, alice, bob, name, taken):
     """The refusal names the player as he writes his name, not as it was typed."""
     make_user("dave", display_name="Captain")
@@ -565,18 +656,28 @@ def test_the_spaces_inside_a_name_are_saved_as_single_plain_spaces(client, alice
     assert alice.display_name == "山田 太郎"
 
 
-@pytest.mark.parametrize("name, why", [
-    ("AI (Strong)", "how the site labels seats"), ("ai", "how the site labels seats"),
-    ("Player 2", "how the site labels seats"), ("players 1 and 2", "how the site labels seats"),
-    ("Open   Seat", "how the site labels seats"), ("Bob\u200b", "invisible or control characters"),
-    ("player2", "how the site labels seats"), ("AI_bot", "how the site labels seats"),
-    ("Bo\u0431", "may not mix alphabets"), ("Ali\u0441e", "may not mix alphabets"),  # Cyrillic б, с
-    ("\uff22\uff4f\uff42", "letter variants"),  # Ｂｏｂ in wide letters
-    ("\u0410\u0406 (\u0415\u0430\u0455\u0443)", "how the site labels seats"),  # АІ (Еаѕу), all Cyrillic
-    ("Al (Strong)", "may not contain brackets"), ("Bob (green)", "may not contain brackets"),
-    ("\u0420\u04cf\u0430\u0443\u0435\u0433 2", "how the site labels seats"),  # Рӏауег 2, all Cyrillic
-    ("-", "at least one letter or digit"), (". .", "at least one letter or digit"),
-])
+@pytest.mark.parametrize(
+    "name, why",
+    [
+        ("AI (Strong)", "how the site labels seats"),
+        ("ai", "how the site labels seats"),
+        ("Player 2", "how the site labels seats"),
+        ("players 1 and 2", "how the site labels seats"),
+        ("Open   Seat", "how the site labels seats"),
+        ("Bob\u200b", "invisible or control characters"),
+        ("player2", "how the site labels seats"),
+        ("AI_bot", "how the site labels seats"),
+        ("Bo\u0431", "may not mix alphabets"),
+        ("Ali\u0441e", "may not mix alphabets"),  # Cyrillic б, с
+        ("\uff22\uff4f\uff42", "letter variants"),  # Ｂｏｂ in wide letters
+        ("\u0410\u0406 (\u0415\u0430\u0455\u0443)", "how the site labels seats"),  # АІ (Еаѕу), all Cyrillic
+        ("Al (Strong)", "may not contain brackets"),
+        ("Bob (green)", "may not contain brackets"),
+        ("\u0420\u04cf\u0430\u0443\u0435\u0433 2", "how the site labels seats"),  # Рӏауег 2, all Cyrillic
+        ("-", "at least one letter or digit"),
+        (". .", "at least one letter or digit"),
+    ],
+)
 def test_profile_refuses_a_display_name_that_passes_for_a_seat_label_or_hides_characters(client, alice, name, why):
     client.force_login(alice)
     response = client.post(reverse("profile"), profile_data(display_name=name, webhook_url=""))
@@ -605,15 +706,32 @@ def test_a_latin_name_that_reads_as_another_players_name_in_other_letters_is_ref
     assert client.post(reverse("profile"), profile_data(display_name="Tip", webhook_url="")).status_code == 302
 
 
-@pytest.mark.parametrize("name", ["Aiden", "Playful", "Opener", "Kai", "José", "Ελένη", "Владимир", "山田たろう",
-                                  "ターナー", "Kealiʻi", "山田\u3000太郎", "Вова", "Al"])
+@pytest.mark.parametrize(
+    "name",
+    [
+        "Aiden",
+        "Playful",
+        "Opener",
+        "Kai",
+        "José",
+        "Ελένη",
+        "Владимир",
+        "山田たろう",
+        "ターナー",
+        "Kealiʻi",
+        "山田\u3000太郎",
+        "Вова",
+        "Al",
+    ],
+)
 def test_names_that_only_begin_like_a_label_are_fine(client, alice, name):
     client.force_login(alice)
     assert client.post(reverse("profile"), profile_data(display_name=name, webhook_url="")).status_code == 302
 
 
-@pytest.mark.parametrize("username, why", [("player", "how the site labels seats"),
-                                            ("Alic\u0435", "may not mix alphabets")])  # a Cyrillic е
+@pytest.mark.parametrize(
+    "username, why", [("player", "how the site labels seats"), ("Alic\u0435", "may not mix alphabets")]
+)  # a Cyrillic е
 def test_sign_up_refuses_a_username_that_is_a_seat_label_or_a_lookalike(client, alice, username, why):
     response = sign_up(client, username=username)
     assert response.status_code == 200 and not User.objects.filter(username=username).exists()
@@ -630,8 +748,9 @@ def test_a_player_may_take_their_own_username_as_display_name(client, alice, bob
 def test_the_profile_says_which_names_others_invite_by(client, alice):
     client.force_login(alice)
     page = client.get(reverse("profile")).content.decode()
-    assert ("Others invite you by your username, <strong>alice</strong>, or your display name, "
-            "<strong>Alice</strong>.") in page
+    assert (
+        "Others invite you by your username, <strong>alice</strong>, or your display name, <strong>Alice</strong>."
+    ) in page
 
 
 def test_the_profile_links_to_ones_own_player_page(client, alice):
@@ -649,9 +768,15 @@ def test_the_invite_field_asks_for_a_username_or_display_name(client, alice):
 def test_a_player_is_invited_by_username_or_display_name(client, alice, typed):
     dave = make_user("dave", display_name="Captain Hook" if "hook" in typed.lower() else "Captain")
     client.force_login(alice)
-    response = client.post(reverse("match_new", args=["mancala"]), {
-        "option_variant": "egyptian", "position": "first", "seat_1": "invite", "invite_1": typed,
-    })
+    response = client.post(
+        reverse("match_new", args=["mancala"]),
+        {
+            "option_variant": "egyptian",
+            "position": "first",
+            "seat_1": "invite",
+            "invite_1": typed,
+        },
+    )
     assert response.status_code == 302
     assert Match.objects.get().seats.get(number=1).user == dave
 
@@ -659,9 +784,15 @@ def test_a_player_is_invited_by_username_or_display_name(client, alice, typed):
 def test_inviting_a_name_no_player_has_is_refused_with_that_name(client, alice):
     make_user("dave", display_name="Captain")
     client.force_login(alice)
-    response = client.post(reverse("match_new", args=["mancala"]), {
-        "option_variant": "egyptian", "position": "first", "seat_1": "invite", "invite_1": "Major",
-    })
+    response = client.post(
+        reverse("match_new", args=["mancala"]),
+        {
+            "option_variant": "egyptian",
+            "position": "first",
+            "seat_1": "invite",
+            "invite_1": "Major",
+        },
+    )
     assert response.status_code == 400
     assert "There is no player called “Major”." in response.content.decode()
     assert not Match.objects.exists()
@@ -754,11 +885,13 @@ def test_removing_an_address_asks_first_also_without_javascript(client, alice):
     assert 'name="email" value="alice2@example.com"' in form and 'name="confirmed" value="yes"' in form
     assert re.search(r'<button\s+class="danger"[^>]*name="action_remove"', form)
     # A No goes back to the list; under the button, as the close-account page has it (4 px beside it).
-    assert re.search(r'</form>\s*<p><a class="own-line" href="{}">Keep it</a></p>'.format(reverse("account_email")),
-                     html)
+    assert re.search(
+        r'</form>\s*<p><a class="own-line" href="{}">Keep it</a></p>'.format(reverse("account_email")), html
+    )
 
-    page = client.post(reverse("account_email"), {"email": spare.email, "action_remove": "", "confirmed": "yes"},
-                       follow=True)
+    page = client.post(
+        reverse("account_email"), {"email": spare.email, "action_remove": "", "confirmed": "yes"}, follow=True
+    )
     assert not EmailAddress.objects.filter(pk=spare.pk).exists()
     assert "Removed email address alice2@example.com." in page.content.decode()
     assert [m.to for m in mail.outbox] == [["alice@example.com"]], "the owner is told, at the address that stays"

@@ -42,8 +42,10 @@ def test_a_player_who_played_is_not_deleted_and_staff_read_why_and_what_to_do_in
 
     words = text(page)
     assert "Cannot delete user" in words
-    assert ("“Alice” cannot be deleted: they played in the matches below (or were invited to them), and those "
-            "matches' move logs, results and replays name them.") in words
+    assert (
+        "“Alice” cannot be deleted: they played in the matches below (or were invited to them), and those "
+        "matches' move logs, results and replays name them."
+    ) in words
     assert f"Alice: {match} (in play)" in words
     assert "deactivate it instead: on the player's page (their name above), untick “Active”" in words
     assertContains(page, f'<a href="{reverse("admin:games_match_change", args=[match.pk])}">{match}</a>', html=True)
@@ -148,11 +150,20 @@ def test_staff_see_whether_a_player_has_a_webhook_and_where_but_not_its_secret(s
 
     form = page.context["adminform"].form
     data = {name: value for name, value in form.initial.items() if name in form.fields and value is not None}
-    data.update(display_name="Ally", password="", date_joined_0=data["date_joined"].date().isoformat(),
-                date_joined_1=data["date_joined"].time().isoformat(timespec="seconds"))
-    saved = staff_client.post(reverse("admin:accounts_user_change", args=[alice.pk]), {
-        key: value for key, value in data.items() if key not in ("date_joined", "last_login", "groups",
-                                                                  "user_permissions")})
+    data.update(
+        display_name="Ally",
+        password="",
+        date_joined_0=data["date_joined"].date().isoformat(),
+        date_joined_1=data["date_joined"].time().isoformat(timespec="seconds"),
+    )
+    saved = staff_client.post(
+        reverse("admin:accounts_user_change", args=[alice.pk]),
+        {
+            key: value
+            for key, value in data.items()
+            if key not in ("date_joined", "last_login", "groups", "user_permissions")
+        },
+    )
     assert saved.status_code == 302
     alice.refresh_from_db()
     assert (alice.display_name, alice.webhook_url) == ("Ally", HOOK), "saving the page keeps it"

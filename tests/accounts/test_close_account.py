@@ -36,21 +36,27 @@ def is_active(user) -> bool:
 def alices_matches(alice, bob, carol, ai_moves):
     """A match in play with Bob, an open challenge of hers and Carol's invitation to her."""
     in_play = start_timed_match(alice, bob, clock=ClockSpec())
-    challenge = services.match_create(creator=alice, game_slug="mancala", options={},
-                                      seats=[SeatSpec("creator"), SeatSpec("open")])
-    invited = services.match_create(creator=carol, game_slug="mancala", options={},
-                                    seats=[SeatSpec("creator"), SeatSpec("user", username="alice")])
+    challenge = services.match_create(
+        creator=alice, game_slug="mancala", options={}, seats=[SeatSpec("creator"), SeatSpec("open")]
+    )
+    invited = services.match_create(
+        creator=carol, game_slug="mancala", options={}, seats=[SeatSpec("creator"), SeatSpec("user", username="alice")]
+    )
     return in_play, challenge, invited
 
 
 def nothing_changed(alice, alices_matches) -> bool:
     in_play = alices_matches[0]
     statuses = [Match.objects.get(pk=match.pk).status for match in alices_matches]
-    return (is_active(alice) and statuses == [Status.ACTIVE, Status.OPEN, Status.OPEN]
-            and Seat.objects.get(match=in_play, number=0).user == alice)
+    return (
+        is_active(alice)
+        and statuses == [Status.ACTIVE, Status.OPEN, Status.OPEN]
+        and Seat.objects.get(match=in_play, number=0).user == alice
+    )
 
 
 # --- the page -----------------------------------------------------------------------------------------------------
+
 
 def test_the_profile_links_to_a_page_that_says_what_closing_does_and_asks_for_the_password(alice):
     client = signed_in(alice)
@@ -58,19 +64,23 @@ def test_the_profile_links_to_a_page_that_says_what_closing_does_and_asks_for_th
 
     page = client.get(CLOSE)
 
-    for said in ("You can no longer sign in", "no more emails", "the AI takes your seat",
-                 "invitations you sent and those you were sent are cancelled",
-                 "Finished matches stay as they are, in the other players' history, under your name",
-                 "yours stays with your finished matches"):
+    for said in (
+        "You can no longer sign in",
+        "no more emails",
+        "the AI takes your seat",
+        "invitations you sent and those you were sent are cancelled",
+        "Finished matches stay as they are, in the other players' history, under your name",
+        "yours stays with your finished matches",
+    ):
         assertContains(page, said)
     assertContains(page, 'type="password" name="password"')
     assertContains(page, '<button type="submit" class="danger">Close my account</button>')  # as Remove (an address)
     assert is_active(alice), "looking at the page changes nothing"
 
 
-def test_closing_signs_out_says_so_and_settles_the_matches_telling_the_others(alice, bob, carol, alices_matches,
-                                                                              ai_moves,
-                                                                              django_capture_on_commit_callbacks):
+def test_closing_signs_out_says_so_and_settles_the_matches_telling_the_others(
+    alice, bob, carol, alices_matches, ai_moves, django_capture_on_commit_callbacks
+):
     in_play, challenge, invited = alices_matches
     client = signed_in(alice)
 
@@ -96,8 +106,11 @@ def test_closing_ends_the_players_other_sessions_too(alice):
     assert phone.get(reverse("dashboard")).status_code == 302
 
 
-@pytest.mark.parametrize(("password", "error"), [("not-my-password", WRONG_PASSWORD_TO_CLOSE), ("", PASSWORD_TO_CLOSE)],
-                         ids=["wrong", "missing"])
+@pytest.mark.parametrize(
+    ("password", "error"),
+    [("not-my-password", WRONG_PASSWORD_TO_CLOSE), ("", PASSWORD_TO_CLOSE)],
+    ids=["wrong", "missing"],
+)
 def test_a_wrong_or_missing_password_is_refused_in_words_and_changes_nothing(alice, alices_matches, password, error):
     client = signed_in(alice)
 
@@ -171,6 +184,7 @@ def test_a_staff_account_is_told_to_ask_another_staff_member_and_cannot_close_it
 
 # --- signing in again ---------------------------------------------------------------------------------------------
 
+
 def test_signing_in_to_a_closed_account_says_it_is_closed_not_that_the_password_is_wrong(alice):
     signed_in(alice).post(CLOSE, {"password": PASSWORD})
     client = Client()
@@ -194,8 +208,10 @@ def test_signing_in_to_an_account_staff_closed_does_not_say_its_owner_closed_it(
     user_deactivate(user_id=alice.pk, actor=staff)
     signed_in(bob).post(CLOSE, {"password": PASSWORD})
     client = Client()
-    assertContains(client.post(reverse("account_login"), {"login": "bob", "password": PASSWORD}, follow=True),
-                   "You closed this account")
+    assertContains(
+        client.post(reverse("account_login"), {"login": "bob", "password": PASSWORD}, follow=True),
+        "You closed this account",
+    )
     for login in ("alice", "alice@example.com"):
         page = client.post(reverse("account_login"), {"login": login, "password": PASSWORD}, follow=True)
         assertContains(page, "This account was closed, by its owner or by staff, so it can no longer sign in.")
@@ -215,9 +231,11 @@ def test_a_wrong_password_for_a_closed_account_is_only_called_wrong(alice):
 
 # --- the service --------------------------------------------------------------------------------------------------
 
+
 def test_the_players_own_closing_is_told_in_their_name_and_a_join_refused_with_it(alice, bob, ai_moves):
-    challenge = services.match_create(creator=alice, game_slug="mancala", options={},
-                                      seats=[SeatSpec("creator"), SeatSpec("open")])
+    challenge = services.match_create(
+        creator=alice, game_slug="mancala", options={}, seats=[SeatSpec("creator"), SeatSpec("open")]
+    )
 
     user_deactivate(user_id=alice.pk, actor=alice)
 
@@ -233,10 +251,12 @@ def test_closed_by_staff_it_still_says_staff_did_it(alice, bob, staff, ai_moves)
     user_deactivate(user_id=alice.pk, actor=staff)
 
     assert [event.reason for event in selectors.match_log_events(in_play)] == [
-        "Staff gave Alice's seat to the AI: Alice's account was closed."]
+        "Staff gave Alice's seat to the AI: Alice's account was closed."
+    ]
 
 
 # --- the email address --------------------------------------------------------------------------------------------
+
 
 def test_closing_frees_the_address_for_a_new_player_who_can_confirm_it(alice, client):
     """A player who closed their account could not sign up again: the address stayed with it,
@@ -304,8 +324,9 @@ def test_after_closing_no_email_goes_to_the_players_address_even_if_staff_open_i
     alice.refresh_from_db()
     alice.is_active = True
     alice.save(update_fields=["is_active"])
-    notice = Notification.objects.create(user=alice, kind=Notification.Kind.MATCH_OVER, subject="Result",
-                                         body="Mancala #1 is over.")
+    notice = Notification.objects.create(
+        user=alice, kind=Notification.Kind.MATCH_OVER, subject="Result", body="Mancala #1 is over."
+    )
     mail.outbox.clear()
 
     assert not services.notification_send(notification_id=notice.pk)

@@ -64,6 +64,7 @@ def ai_moves(monkeypatch):
 
 # --- who may have it, and how it comes ------------------------------------------------------------------------------
 
+
 def test_a_visitor_is_asked_to_sign_in(client, db):
     response = client.get(DATA)
     assert response.status_code == 302 and response["Location"].startswith(reverse("account_login"))
@@ -122,6 +123,7 @@ def test_the_close_page_suggests_downloading_it_first(alice):
 
 # --- the account ------------------------------------------------------------------------------------------------------
 
+
 def test_the_account_has_every_setting_address_and_the_vacation(alice, bob):
     from allauth.account.models import EmailAddress
 
@@ -146,8 +148,11 @@ def test_the_account_has_every_setting_address_and_the_vacation(alice, bob):
     assert account["time_zone"] == "Europe/Paris"
     assert account["confirm_each_move"] is True
     assert account["notification_settings"] == {
-        "when_it_is_my_turn": "digest", "digest_hour": 19, "reminders_at_percent": [50, 80, 95],
-        "email_me_when_another_player_writes": False, "webhook_url": "https://discord.com/api/webhooks/1/alice-secret",
+        "when_it_is_my_turn": "digest",
+        "digest_hour": 19,
+        "reminders_at_percent": [50, 80, 95],
+        "email_me_when_another_player_writes": False,
+        "webhook_url": "https://discord.com/api/webhooks/1/alice-secret",
     }
     vacation = account["vacation"]
     assert vacation["on_vacation_until"] == alice.vacation_until.isoformat()
@@ -157,11 +162,19 @@ def test_the_account_has_every_setting_address_and_the_vacation(alice, bob):
 
 def test_the_notifications_are_theirs_of_the_kept_days(settings, alice, bob, ai_moves):
     match = start_match(alice, bob)
-    old = Notification.objects.create(user=alice, match=match, kind="reminder", subject="Long ago", body="…",
-                                      sent_at=timezone.now(), outcome="sent")
+    old = Notification.objects.create(
+        user=alice, match=match, kind="reminder", subject="Long ago", body="…", sent_at=timezone.now(), outcome="sent"
+    )
     Notification.objects.filter(pk=old.pk).update(created_at=timezone.now() - timedelta(days=91))
-    Notification.objects.create(user=alice, match=match, kind="match_over", subject="Skipped one", body="…",
-                                sent_at=timezone.now(), outcome="skipped")
+    Notification.objects.create(
+        user=alice,
+        match=match,
+        kind="match_over",
+        subject="Skipped one",
+        body="…",
+        sent_at=timezone.now(),
+        outcome="skipped",
+    )
     Notification.objects.create(user=bob, match=match, kind="your_turn", subject="Bob's own", body="…")
 
     data, text = download(alice)
@@ -169,13 +182,22 @@ def test_the_notifications_are_theirs_of_the_kept_days(settings, alice, bob, ai_
     kept = {note["subject"]: note for note in data["notifications"]}
     assert "Long ago" not in kept and "Bob's own" not in text
     assert kept["Skipped one"]["kind"] == "match_over" and kept["Skipped one"]["status"] == "skipped"
-    assert set(kept["Skipped one"]) == {"kind", "channel", "subject", "match", "created_at", "due_at", "status",
-                                        "done_at"}
+    assert set(kept["Skipped one"]) == {
+        "kind",
+        "channel",
+        "subject",
+        "match",
+        "created_at",
+        "due_at",
+        "status",
+        "done_at",
+    }
     mine = Notification.objects.filter(user=alice, created_at__gte=timezone.now() - timedelta(days=90))
     assert len(kept) == mine.count()
 
 
 # --- the matches ------------------------------------------------------------------------------------------------------
+
 
 @pytest.fixture
 def alices_games(alice, bob, carol, ai_moves):
@@ -209,10 +231,12 @@ def test_every_match_of_theirs_with_its_seats_and_move_log(alice, alices_games):
     assert [seat["name"] for seat in mancala["seats"]] == ["Alice", "Bob"]
     records = list(MoveRecord.objects.filter(match=matches["mancala"]).order_by("ply"))
     assert [(move["number"], move["seat"], move["description"]) for move in mancala["moves"]] == [
-        (record.ply + 1, record.seat + 1, record.description) for record in records]
+        (record.ply + 1, record.seat + 1, record.description) for record in records
+    ]
     assert mancala["moves"][0]["at"] == records[0].created_at.isoformat()
     assert [move.get("notation") for move in mancala["moves"]] == [
-        record.notation if record.seat == 0 else None for record in records]  # her own moves, as she made them
+        record.notation if record.seat == 0 else None for record in records
+    ]  # her own moves, as she made them
 
     mecca = by_id[matches["mecca"].pk]
     assert mecca["your_seat"]["colour"] == "Yellow and Green"
@@ -284,10 +308,12 @@ def test_a_mesopotamia_export_hides_the_other_players_markers_cards_and_deck(mon
     entry = data["matches"][0]
     assert all("notation" not in move for move in entry["moves"] if move["seat"] == 2)
     assert [move["description"] for move in entry["moves"]] == list(
-        MoveRecord.objects.filter(match=match).order_by("ply").values_list("description", flat=True))
+        MoveRecord.objects.filter(match=match).order_by("ply").values_list("description", flat=True)
+    )
 
 
 # --- its cost ---------------------------------------------------------------------------------------------------------
+
 
 def queries(user) -> int:
     client = signed_in(user)
@@ -331,7 +357,9 @@ def test_the_messages_they_wrote_and_no_one_else_s(alice, bob, carol):
     data, text = download(alice)
 
     assert [(m["match"], m["after_move"], m["text"], m["removed_by_staff"]) for m in data["messages"]] == [
-        (match.pk, 1, "good luck", False), (match.pk, 1, "rude\nwords", True)]
+        (match.pk, 1, "good luck", False),
+        (match.pk, 1, "rude\nwords", True),
+    ]
     assert data["messages"][0]["at"] == Message.objects.get(text="good luck").created_at.isoformat()
     assert "bob's own words" not in text and "carol's own words" not in text
     assert download(carol)[0]["messages"][0]["text"] == "carol's own words"

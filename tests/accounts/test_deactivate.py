@@ -51,8 +51,7 @@ def test_an_open_challenge_of_a_deactivated_player_leaves_the_lobby_and_takes_no
     assert Match.objects.get(pk=challenge.pk).status == Status.ABORTED
 
 
-def test_a_match_waiting_for_a_deactivated_invitee_is_cancelled_and_the_others_told(client, staff, alice, bob,
-                                                                                    carol):
+def test_a_match_waiting_for_a_deactivated_invitee_is_cancelled_and_the_others_told(client, staff, alice, bob, carol):
     seats = [SeatSpec("creator"), SeatSpec("user", username="carol"), SeatSpec("user", username="alice")]
     waiting = services.match_create(creator=bob, game_slug="mecca", options={}, seats=seats)
     services.match_accept(match_id=waiting.pk, user=carol)
@@ -78,10 +77,14 @@ def test_the_invitations_of_a_deactivated_player_are_withdrawn(client, staff, al
         services.match_accept(match_id=invitation.pk, user=bob)
 
 
-@pytest.mark.parametrize("clock", [ClockSpec(), ClockSpec(time_control="per_move", days_per_move=2)],
-                         ids=["no time limit", "two days per move"])
-def test_the_ai_takes_a_deactivated_players_seat_in_a_match_in_play(client, staff, alice, bob, ai_moves, clock,
-                                                                   django_capture_on_commit_callbacks):
+@pytest.mark.parametrize(
+    "clock",
+    [ClockSpec(), ClockSpec(time_control="per_move", days_per_move=2)],
+    ids=["no time limit", "two days per move"],
+)
+def test_the_ai_takes_a_deactivated_players_seat_in_a_match_in_play(
+    client, staff, alice, bob, ai_moves, clock, django_capture_on_commit_callbacks
+):
     """Without a time limit the match waited for ever for Alice's move; with one, Bob waited
     two days for a timeout."""
     match = start_timed_match(alice, bob, clock=clock)
@@ -113,6 +116,7 @@ def test_a_player_deactivated_again_or_only_edited_changes_no_match(client, staf
 
 # --- accounts deactivated before closing one settled their matches ----------------------------------------------
 
+
 def closed_long_ago(user) -> None:
     """Deactivated as the site did before user_deactivate: the flag alone, every match left as it was."""
     type(user).objects.filter(pk=user.pk).update(is_active=False)
@@ -125,20 +129,34 @@ def left_waiting(alice, bob, carol):
     to accept, and her match against Bob in play, as her account, closed long ago, left them."""
     matches = {
         "in_play": start_timed_match(alice, bob, clock=ClockSpec()),  # no clock: it would wait for ever
-        "challenge": services.match_create(creator=alice, game_slug="mancala", options={},
-                                           seats=[SeatSpec("creator"), SeatSpec("open")]),
-        "invitation": services.match_create(creator=alice, game_slug="mancala", options={},
-                                            seats=[SeatSpec("creator"), SeatSpec("user", username="bob")]),
-        "invited_too": services.match_create(creator=bob, game_slug="mecca", options={}, seats=[
-            SeatSpec("creator"), SeatSpec("user", username="alice"), SeatSpec("user", username="carol"),
-            SeatSpec("open")]),
+        "challenge": services.match_create(
+            creator=alice, game_slug="mancala", options={}, seats=[SeatSpec("creator"), SeatSpec("open")]
+        ),
+        "invitation": services.match_create(
+            creator=alice,
+            game_slug="mancala",
+            options={},
+            seats=[SeatSpec("creator"), SeatSpec("user", username="bob")],
+        ),
+        "invited_too": services.match_create(
+            creator=bob,
+            game_slug="mecca",
+            options={},
+            seats=[
+                SeatSpec("creator"),
+                SeatSpec("user", username="alice"),
+                SeatSpec("user", username="carol"),
+                SeatSpec("open"),
+            ],
+        ),
     }
     closed_long_ago(alice)
     return matches
 
 
-def test_no_list_offers_a_match_that_waits_for_an_account_closed_before_and_it_takes_no_join(client, bob, carol,
-                                                                                            left_waiting):
+def test_no_list_offers_a_match_that_waits_for_an_account_closed_before_and_it_takes_no_join(
+    client, bob, carol, left_waiting
+):
     """Alice's open challenge stayed in the lobby and her invitations on My matches: Bob could
     join or accept, and wait for ever for a player who cannot sign in."""
     dave = make_user("dave")
@@ -167,22 +185,25 @@ def test_no_list_offers_a_match_that_waits_for_an_account_closed_before_and_it_t
 
 
 def test_staff_settle_the_matches_of_accounts_closed_before_with_one_command_run_again_safely(
-        alice, bob, carol, left_waiting, ai_moves, django_capture_on_commit_callbacks):
+    alice, bob, carol, left_waiting, ai_moves, django_capture_on_commit_callbacks
+):
     in_play = left_waiting["in_play"]
     report = io.StringIO()
 
     call_command("close_deactivated_accounts", "--dry-run", stdout=report)
 
-    assert report.getvalue() == (f"Alice (#{alice.pk}): would cancel 3 matches waiting for players and give the AI "
-                                 "1 seat in play.\n")
+    assert report.getvalue() == (
+        f"Alice (#{alice.pk}): would cancel 3 matches waiting for players and give the AI 1 seat in play.\n"
+    )
     assert Match.objects.filter(status=Status.OPEN).count() == 3, "a dry run changes nothing"
 
     report = io.StringIO()
     with django_capture_on_commit_callbacks(execute=True):
         call_command("close_deactivated_accounts", stdout=report)
 
-    assert report.getvalue() == (f"Alice (#{alice.pk}): cancelled 3 matches waiting for players and gave the AI "
-                                 "1 seat in play.\n")
+    assert report.getvalue() == (
+        f"Alice (#{alice.pk}): cancelled 3 matches waiting for players and gave the AI 1 seat in play.\n"
+    )
     assert not Match.objects.filter(status=Status.OPEN).exists()
     assert told_why(bob, left_waiting["invitation"]) and told_why(carol, left_waiting["invited_too"])
     seat = Seat.objects.get(match=in_play, number=0)
@@ -197,12 +218,14 @@ def test_staff_settle_the_matches_of_accounts_closed_before_with_one_command_run
 
 
 def test_one_account_that_cannot_be_settled_does_not_stop_the_others_and_the_command_says_so(
-        alice, bob, carol, monkeypatch):
+    alice, bob, carol, monkeypatch
+):
     from accounts.management.commands import close_deactivated_accounts as command
 
     for creator in (alice, bob):
-        services.match_create(creator=creator, game_slug="mancala", options={},
-                              seats=[SeatSpec("creator"), SeatSpec("open")])
+        services.match_create(
+            creator=creator, game_slug="mancala", options={}, seats=[SeatSpec("creator"), SeatSpec("open")]
+        )
         closed_long_ago(creator)
     settle = command.user_deactivate
 

@@ -23,8 +23,9 @@ RESET_LINK = re.compile(r"http://testserver/accounts/password/reset/key/\S+/")
 @pytest.fixture
 def mail_dir(settings, tmp_path):
     """The default backend (console and ``var/mail/``), writing under ``tmp_path``."""
-    settings.MAILERS = {"default": {"BACKEND": "config.mail.ConsoleAndFileEmailBackend",
-                                    "OPTIONS": {"file_path": str(tmp_path)}}}
+    settings.MAILERS = {
+        "default": {"BACKEND": "config.mail.ConsoleAndFileEmailBackend", "OPTIONS": {"file_path": str(tmp_path)}}
+    }
     return tmp_path
 
 

@@ -74,8 +74,11 @@ def test_a_click_from_a_page_older_than_the_session_reloads_it_and_says_why(alic
     client.get(reverse("match_detail", args=[match.pk]))  # the browser holds the new session's cookie
     move = reverse("match_move", args=[match.pk])
 
-    response = client.post(move, {"move": "1", "version": match.version},
-                           headers={**htmx_headers(match), "X-CSRFToken": "from-the-old-session"})
+    response = client.post(
+        move,
+        {"move": "1", "version": match.version},
+        headers={**htmx_headers(match), "X-CSRFToken": "from-the-old-session"},
+    )
 
     assert response.status_code == 200 and response["HX-Refresh"] == "true"
     match.refresh_from_db()

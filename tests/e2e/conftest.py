@@ -39,8 +39,9 @@ def launched(*args: str, **options) -> Iterator[Browser]:
     # Per test, not per session: Playwright's event loop would otherwise stay running in this
     # thread through the rest of the test session.
     with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=[*CHROMIUM_ARGS, *args],
-                                             **options)
+        browser = playwright.chromium.launch(
+            executable_path=CHROMIUM, headless=True, args=[*CHROMIUM_ARGS, *args], **options
+        )
         yield browser
         browser.close()
         # While Playwright runs, this thread has a contextvars context of its own, so Django
@@ -59,8 +60,9 @@ def browser() -> Iterator[Browser]:
 WITH_BFCACHE = {"ignore_default_args": ["--disable-back-forward-cache"]}
 # Chromium's trial that keeps pages sent "no-store" too (until a cookie only the server reads
 # changes), as Safari does (WebKit r250437).
-KEEPS_NO_STORE_PAGES = ("--enable-features=CacheControlNoStoreEnterBackForwardCache"
-                        ":level/restore-unless-http-only-cookie-change")
+KEEPS_NO_STORE_PAGES = (
+    "--enable-features=CacheControlNoStoreEnterBackForwardCache:level/restore-unless-http-only-cookie-change"
+)
 
 
 @contextmanager

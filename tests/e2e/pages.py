@@ -18,8 +18,20 @@ def log_in(page: Page, base_url: str, username: str) -> None:
 
 def write_messages(match, viewer, other) -> None:
     """The messages of two players: short, on several lines, 500 letters without a space, one staff removed."""
-    texts = [(other, "good luck!"), (viewer, "Thanks for the game yesterday!\nI thought about your opening.\n\n"
-                                             "Next time I will try the other side, if you don't mind."),
-             (other, "A" * 250 + "b" * 250), (other, "rude words"), (other, "your move, take your time")]
-    Message.objects.bulk_create([Message(match=match, author=author, text=text, after_move=0,
-                                         hidden=text == "rude words") for author, text in texts])
+    texts = [
+        (other, "good luck!"),
+        (
+            viewer,
+            "Thanks for the game yesterday!\nI thought about your opening.\n\n"
+            "Next time I will try the other side, if you don't mind.",
+        ),
+        (other, "A" * 250 + "b" * 250),
+        (other, "rude words"),
+        (other, "your move, take your time"),
+    ]
+    Message.objects.bulk_create(
+        [
+            Message(match=match, author=author, text=text, after_move=0, hidden=text == "rude words")
+            for author, text in texts
+        ]
+    )

@@ -63,16 +63,22 @@ CROSSED_LABELS = """() => [...document.querySelectorAll('.meso-choice, .meso-gho
     return !(tile && style.paintOrder.startsWith('stroke') && style.stroke === getComputedStyle(tile).fill);
 }).map(hex => hex.querySelector('.meso-coords').textContent)"""
 CHOICES = ("wood", "stone", "to")  # a step whose places to choose are tiles on the map
-SCREENS = {"1280x800": {"viewport": {"width": 1280, "height": 800}},
-           "1920x1080": {"viewport": {"width": 1920, "height": 1080}},
-           "phone": {"viewport": PHONE, "is_mobile": True, "has_touch": True}}
+SCREENS = {
+    "1280x800": {"viewport": {"width": 1280, "height": 800}},
+    "1920x1080": {"viewport": {"width": 1920, "height": 1080}},
+    "phone": {"viewport": PHONE, "is_mobile": True, "has_touch": True},
+}
 
 
 def test_the_places_the_log_names_can_be_found_and_read_on_a_phone(phone, live_server, alice, bob, monkeypatch):
     monkeypatch.setattr(services, "new_seed", lambda: 1)
     jeexa = start_timed_match(alice, bob, clock=ClockSpec(), game="jeexa")
-    play_random_moves(jeexa, [alice, bob], random.Random(1),
-         until=lambda: MoveRecord.objects.filter(match=jeexa, notation__startswith="steal").count() >= 2)
+    play_random_moves(
+        jeexa,
+        [alice, bob],
+        random.Random(1),
+        until=lambda: MoveRecord.objects.filter(match=jeexa, notation__startswith="steal").count() >= 2,
+    )
     mesopotamia = start_timed_match(alice, bob, clock=ClockSpec(), game="mesopotamia")
     play_random_moves(mesopotamia, [alice, bob], random.Random(1))  # to the end: the map grown tall
     log_in(phone, live_server.url, "alice")

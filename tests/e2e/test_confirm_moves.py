@@ -92,8 +92,9 @@ def test_by_keyboard_enter_chooses_focus_goes_to_confirm_and_escape_cancels(page
 
 
 def test_a_mecca_square_is_chosen_then_sent_by_a_second_click(page, live_server, alice, bob):
-    match = services.match_create(creator=alice, game_slug="mecca", options={},
-                                  seats=[SeatSpec("creator"), SeatSpec("user", username="bob")])
+    match = services.match_create(
+        creator=alice, game_slug="mecca", options={}, seats=[SeatSpec("creator"), SeatSpec("user", username="bob")]
+    )
     services.match_accept(match_id=match.pk, user=bob)
     posted = open_match(page, live_server.url, match, "alice")
     entrances = page.locator("#board button.mecca-cell.target")
@@ -103,7 +104,8 @@ def test_a_mecca_square_is_chosen_then_sent_by_a_second_click(page, live_server,
     expect(first).to_have_attribute("aria-pressed", "true")
     square = first.get_attribute("data-testid").removeprefix("square-")
     expect(page.get_by_role("button", name="Confirm:")).to_have_text(
-        re.compile(rf"^Confirm: Choose entrance \d \({square}\)$"))
+        re.compile(rf"^Confirm: Choose entrance \d \({square}\)$")
+    )
     page.keyboard.press("Escape")
     expect(page.locator(".move-confirm")).to_have_count(0)
     second.click()

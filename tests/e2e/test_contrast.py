@@ -68,7 +68,10 @@ COLOURS = """
 
 # Each text whose contrast falls short, as "tag.class 'text' ratio". Text in an SVG stands on
 # the last shape drawn before it under its middle (a pilgrim, a hex, a piece).
-LOW_CONTRAST = "() => {" + COLOURS + """
+LOW_CONTRAST = (
+    "() => {"
+    + COLOURS
+    + """
     const failing = [];
     const check = (e, ratio, needed) => {
         if (ratio < needed) failing.push(`${label(e)} ${ratio.toFixed(2)}`);
@@ -101,11 +104,15 @@ LOW_CONTRAST = "() => {" + COLOURS + """
     }
     return failing;
 }"""
+)
 
 # Each mark with less than 3:1 against what is beside it, as "what: tag.class 'text' ratio": where a
 # pilgrim may go (outline and dot), which Mancala tile may be sown, Mesopotamia's hexes to
 # choose, and the frame of a Mecca square the keyboard is on.
-LOW_CONTRAST_MARKS = "() => {" + COLOURS + """
+LOW_CONTRAST_MARKS = (
+    "() => {"
+    + COLOURS
+    + """
     const failing = [];
     const check = (e, mark, back, what) => {
         const r = ratio(over(mark, back), back);
@@ -145,6 +152,7 @@ LOW_CONTRAST_MARKS = "() => {" + COLOURS + """
     }
     return failing;
 }"""
+)
 
 # The largest tables (every Mecca crescent is in play with six colours), all human; a
 # two-player Mesopotamia has neutral huts.
@@ -181,12 +189,19 @@ def test_text_and_marks_on_every_page_have_aa_contrast(browser: Browser, live_se
     playing.append(mid_game(viewer, others, "mesopotamia", 2, rng, 20))
     playing.append(start_timed_match(viewer, *others[:3], clock=ClockSpec(), game="mecca"))
     ended = [finished(viewer, others, slug, seats, rng) for slug, seats in GAMES.items()]
-    pages = [reverse("dashboard"), reverse("finished_matches"), reverse("lobby"), reverse("profile"),
-             reverse("account_email"), reverse("account_close"), reverse("player", args=["quinn"]),
-             *(reverse("match_new", args=[slug]) for slug in GAMES),
-             reverse("match_new", args=["jeexa"]) + "?invite=quinn",  # an invite field shown, with its help
-             *(reverse("match_detail", args=[match.pk]) for match in playing + ended),
-             *(reverse("match_replay", args=[match.pk]) + "?ply=5" for match in ended)]
+    pages = [
+        reverse("dashboard"),
+        reverse("finished_matches"),
+        reverse("lobby"),
+        reverse("profile"),
+        reverse("account_email"),
+        reverse("account_close"),
+        reverse("player", args=["quinn"]),
+        *(reverse("match_new", args=[slug]) for slug in GAMES),
+        reverse("match_new", args=["jeexa"]) + "?invite=quinn",  # an invite field shown, with its help
+        *(reverse("match_detail", args=[match.pk]) for match in playing + ended),
+        *(reverse("match_replay", args=[match.pk]) + "?ply=5" for match in ended),
+    ]
     viewer.confirm_moves = True  # a click on the board chooses a move, and a bar offers to send it
     viewer.save()
     write_messages(playing[0], viewer, others[0])

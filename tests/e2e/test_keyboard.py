@@ -53,8 +53,9 @@ def test_a_screen_reader_hears_each_move_then_the_status(page, live_server, alic
     expect(page.locator("#announcer")).to_have_text(re.compile(r"^Alice sows tile 1\b.*\. Waiting for Bob\.$"))
 
     services.move_submit(match_id=match.pk, user=bob, move="2", expected_version=1)
-    expect(page.locator("#announcer")).to_have_text(re.compile(r"^Bob sows tile 2\b.*\. Your turn\. Choose a move"),
-                                                    timeout=10_000)
+    expect(page.locator("#announcer")).to_have_text(
+        re.compile(r"^Bob sows tile 2\b.*\. Your turn\. Choose a move"), timeout=10_000
+    )
 
 
 def test_a_poll_that_brings_my_turn_puts_focus_on_my_first_move(page, live_server, alice, bob):
@@ -90,8 +91,9 @@ def test_focus_stays_on_next_while_stepping_through_the_replay(page, live_server
 
 
 def test_in_mecca_only_the_marked_squares_are_tab_stops(page, live_server, alice, bob):
-    match = services.match_create(creator=alice, game_slug="mecca", options={},
-                                  seats=[SeatSpec("creator"), SeatSpec("user", username="bob")])
+    match = services.match_create(
+        creator=alice, game_slug="mecca", options={}, seats=[SeatSpec("creator"), SeatSpec("user", username="bob")]
+    )
     services.match_accept(match_id=match.pk, user=bob)
     log_in(page, live_server.url, "alice")
     page.goto(f"{live_server.url}/matches/{match.pk}/")
@@ -117,8 +119,9 @@ def test_in_mecca_only_the_marked_squares_are_tab_stops(page, live_server, alice
 def test_in_mecca_after_a_placement_the_focus_goes_to_the_next_marked_square(page, live_server, alice, bob):
     """The square just filled is no Tab stop any more: focus moves on to a square the next
     pilgrim may take, not left on the filled one (the next Tab then skipped the board)."""
-    match = services.match_create(creator=alice, game_slug="mecca", options={},
-                                  seats=[SeatSpec("creator"), SeatSpec("user", username="bob")])
+    match = services.match_create(
+        creator=alice, game_slug="mecca", options={}, seats=[SeatSpec("creator"), SeatSpec("user", username="bob")]
+    )
     services.match_accept(match_id=match.pk, user=bob)
     game, users, rng = match.game_obj, {0: alice, 1: bob}, random.Random(2)
     while True:  # random moves until Alice starts a turn whose first pilgrim can be followed by a second
@@ -126,13 +129,21 @@ def test_in_mecca_after_a_placement_the_focus_goes_to_the_next_marked_square(pag
         state = game.load(match.state)
         seat = game.to_act(state)[0]
         legal = game.legal_moves(state, seat)
-        chain = [move for move in legal if seat == 0 and state.step == "place" and state.round > 1
-                 and state.placed == 0 and game.to_act(after := game.apply(state, 0, move)) == (0,)
-                 and after.step == "place"]
+        chain = [
+            move
+            for move in legal
+            if seat == 0
+            and state.step == "place"
+            and state.round > 1
+            and state.placed == 0
+            and game.to_act(after := game.apply(state, 0, move)) == (0,)
+            and after.step == "place"
+        ]
         if chain:
             break
-        services.move_submit(match_id=match.pk, user=users[seat], move=rng.choice(legal),
-                             expected_version=match.version)
+        services.move_submit(
+            match_id=match.pk, user=users[seat], move=rng.choice(legal), expected_version=match.version
+        )
     log_in(page, live_server.url, "alice")
     page.goto(f"{live_server.url}/matches/{match.pk}/")
 
@@ -165,8 +176,9 @@ def test_a_screen_reader_reads_each_mancala_tile_as_a_sentence(page, live_server
 
 
 def test_a_screen_reader_reads_the_pieces_of_a_jeexa_puzzle(page, live_server, alice, bob):
-    match = services.match_create(creator=alice, game_slug="jeexa", options={},
-                                  seats=[SeatSpec("creator"), SeatSpec("user", username="bob")])
+    match = services.match_create(
+        creator=alice, game_slug="jeexa", options={}, seats=[SeatSpec("creator"), SeatSpec("user", username="bob")]
+    )
     services.match_accept(match_id=match.pk, user=bob)
     match.refresh_from_db()
     game = match.game_obj

@@ -21,8 +21,11 @@ def test_the_form_shows_the_fields_of_the_chosen_time_control_and_invite(page, l
     page.goto(live_server.url + reverse("match_new", args=["mancala"]))
     time_control = page.get_by_label("Time control")
     days_per_move = page.get_by_label("Days per move")
-    bank = [page.get_by_label("Time bank: days at the start"), page.get_by_label("Days added per move"),
-            page.get_by_label("At most (days)")]
+    bank = [
+        page.get_by_label("Time bank: days at the start"),
+        page.get_by_label("Days added per move"),
+        page.get_by_label("At most (days)"),
+    ]
     on_timeout = page.get_by_label("When a clock runs out")
 
     expect(time_control).to_have_value("none")

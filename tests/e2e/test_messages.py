@@ -61,11 +61,14 @@ def test_a_message_reaches_the_other_player_and_leaves_their_half_typed_one_alon
         expect(bobs.locator("#messages li")).to_have_count(2)
         expect(bobs.locator("#messages li").last).to_contain_text(HALF_TYPED + "day")
     assert list(Message.objects.order_by("pk").values_list("text", flat=True)) == [
-        "good luck!\nhave fun", HALF_TYPED + "day"]
+        "good luck!\nhave fun",
+        HALF_TYPED + "day",
+    ]
 
 
-def test_a_report_or_resign_opened_stays_open_with_its_reason_across_the_poll_s_redraw(browser, live_server,
-                                                                                     alice, bob):
+def test_a_report_or_resign_opened_stays_open_with_its_reason_across_the_poll_s_redraw(
+    browser, live_server, alice, bob
+):
     """The poll's redraw shut the Report… a player had opened (and lost the reason typed in it), and
     the Resign… too."""
     match = start_match(alice, bob)
@@ -96,17 +99,20 @@ def test_a_screen_reader_hears_the_others_messages_the_poll_brings_not_its_own(b
         expect(bobs.locator("#messages li")).to_have_count(1)
         expect(bobs.locator("#announcer")).not_to_contain_text("New message")  # his own, just sent
 
-        expect(alices.locator("#announcer")).to_have_text("Your turn. Choose a move on the board. "
-                                                          "New message from Bob: good luck! have fun")
+        expect(alices.locator("#announcer")).to_have_text(
+            "Your turn. Choose a move on the board. New message from Bob: good luck! have fun"
+        )
         # Several in one redraw are one line; a long one is read out to its first 100 characters.
         long = "a long story " * 20
-        Message.objects.bulk_create([Message(match=match, author=bob, text=text, after_move=0)
-                                     for text in ("one", "two")])
+        Message.objects.bulk_create(
+            [Message(match=match, author=bob, text=text, after_move=0) for text in ("one", "two")]
+        )
         services.message_post(match_id=match.pk, user=bob, text="three")  # the open pages redraw
         expect(alices.locator("#announcer")).to_have_text(re.compile(r"3 new messages, the last from Bob\.$"))
         services.message_post(match_id=match.pk, user=bob, text=long)
-        expect(alices.locator("#announcer")).to_have_text(re.compile(
-            "New message from Bob: " + re.escape(long[:100]) + "…$"))
+        expect(alices.locator("#announcer")).to_have_text(
+            re.compile("New message from Bob: " + re.escape(long[:100]) + "…$")
+        )
 
 
 def test_the_same_words_twice_are_said_twice(browser, live_server, alice, bob):
@@ -123,5 +129,8 @@ def test_the_same_words_twice_are_said_twice(browser, live_server, alice, bob):
         for count in (1, 2):
             services.message_post(match_id=match.pk, user=bob, text="gg")
             expect(page.locator("#messages li")).to_have_count(count)
-            page.wait_for_function("(count) => window.saidAloud.filter("
-                                   "(text) => text.endsWith('New message from Bob: gg')).length >= count", arg=count)
+            page.wait_for_function(
+                "(count) => window.saidAloud.filter("
+                "(text) => text.endsWith('New message from Bob: gg')).length >= count",
+                arg=count,
+            )

@@ -65,17 +65,23 @@ def poll_url(match: Match) -> str:
 def failing(status: int):
     return lambda route: route.fulfill(status=status, content_type="text/html", body="<h1>Bad Gateway</h1>")
 
+
 @pytest.mark.parametrize("slug", GAMES)
-def test_a_move_that_fails_is_said_not_shown_and_goes_through_on_the_next_try(browser, live_server, alice, bob,
-                                                                              seeded, slug):
+def test_a_move_that_fails_is_said_not_shown_and_goes_through_on_the_next_try(
+    browser, live_server, alice, bob, seeded, slug
+):
     # Not the console-checked page: htmx itself logs the failed requests this test makes.
     page = browser.new_page(viewport={"width": 1100, "height": 900})
     page.set_default_timeout(TIMEOUT_MS)
     match = open_match(page, live_server.url, slug, alice, bob)
     problem, log = page.locator("#request-problem"), page.locator("#log li")
 
-    for answer, said in ((failing(500), MOVE_FAILED), (failing(502), MOVE_FAILED), (failing(504), MOVE_FAILED),
-                         (lambda route: route.abort("internetdisconnected"), NOT_SENT)):
+    for answer, said in (
+        (failing(500), MOVE_FAILED),
+        (failing(502), MOVE_FAILED),
+        (failing(504), MOVE_FAILED),
+        (lambda route: route.abort("internetdisconnected"), NOT_SENT),
+    ):
         page.route(move_url(match), answer)
         offered_move(page).click()
         expect(page.locator("#request-problem-text")).to_have_text(said)
@@ -89,6 +95,7 @@ def test_a_move_that_fails_is_said_not_shown_and_goes_through_on_the_next_try(br
     expect(problem).to_be_hidden()
     assert Match.objects.get(pk=match.pk).version == 1
 
+
 def test_a_poll_that_fails_for_a_while_says_so_and_the_board_catches_up(browser, live_server, alice, bob, seeded):
     page = browser.new_page(viewport={"width": 1100, "height": 900})
     page.set_default_timeout(TIMEOUT_MS)
@@ -98,8 +105,9 @@ def test_a_poll_that_fails_for_a_while_says_so_and_the_board_catches_up(browser,
     page.route(poll_url(match), lambda route: route.abort("internetdisconnected"))
     expect(problem_text).to_have_text(POLL_LOST)
     state = match.game_obj.load(match.state)
-    services.move_submit(match_id=match.pk, user=alice, move=match.game_obj.legal_moves(state, 0)[0],
-                         expected_version=0)  # played meanwhile
+    services.move_submit(
+        match_id=match.pk, user=alice, move=match.game_obj.legal_moves(state, 0)[0], expected_version=0
+    )  # played meanwhile
     page.unroute(poll_url(match))
     expect(page.locator("#log li")).to_have_count(1)
     expect(problem).to_be_hidden()
@@ -110,6 +118,7 @@ def test_a_poll_that_fails_for_a_while_says_so_and_the_board_catches_up(browser,
     expect(problem_text).to_have_text(POLL_FAILED)
     page.unroute(poll_url(match))
     expect(problem).to_be_hidden()
+
 
 def test_a_replay_step_that_does_not_get_through_is_said_as_a_click(browser, live_server, alice, bob, seeded):
     """The replay does not poll: "this page catches up once it is back" promised what never came."""

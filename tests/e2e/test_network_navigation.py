@@ -30,8 +30,9 @@ def play_elsewhere(match: Match, players: list) -> None:
     game = match.game_obj
     state = game.load(match.state)
     seat = game.to_act(state)[0]
-    services.move_submit(match_id=match.pk, user=players[seat], move=game.legal_moves(state, seat)[0],
-                         expected_version=match.version)
+    services.move_submit(
+        match_id=match.pk, user=players[seat], move=game.legal_moves(state, seat)[0], expected_version=match.version
+    )
 
 
 def whole_match_page(page: Page, match: Match, moves: int) -> None:
@@ -128,8 +129,9 @@ def test_back_to_another_page_after_a_move_shows_the_top_bar_s_count_as_it_stand
         expect(page.locator("header").get_by_role("link", name="Sign in")).to_be_visible()
 
 
-def test_a_move_after_the_session_ended_is_not_made_and_signing_in_comes_back_to_play_it(browser, live_server,
-                                                                                          alice, bob):
+def test_a_move_after_the_session_ended_is_not_made_and_signing_in_comes_back_to_play_it(
+    browser, live_server, alice, bob
+):
     page = browser.new_page(viewport={"width": 1100, "height": 900})
     page.set_default_timeout(TIMEOUT_MS)
     match = open_match(page, live_server.url, "jeexa", alice, bob)
@@ -148,8 +150,9 @@ def test_a_move_after_the_session_ended_is_not_made_and_signing_in_comes_back_to
 
 
 @pytest.mark.parametrize("slug", ["mecca", "mesopotamia"])
-def test_a_click_in_a_second_tab_after_a_move_in_the_first_is_refused_and_shows_the_move(browser, live_server,
-                                                                                        alice, bob, slug):
+def test_a_click_in_a_second_tab_after_a_move_in_the_first_is_refused_and_shows_the_move(
+    browser, live_server, alice, bob, slug
+):
     context = browser.new_context(viewport={"width": 1100, "height": 900})
     context.set_default_timeout(TIMEOUT_MS)
     first = context.new_page()

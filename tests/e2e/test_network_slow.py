@@ -27,8 +27,9 @@ SENDING = "Sending your move…"
 
 
 @pytest.mark.parametrize("slug", GAMES)
-def test_a_slow_move_says_it_is_on_its_way_and_a_second_click_meanwhile_sends_nothing(browser, live_server, alice,
-                                                                                      bob, slug):
+def test_a_slow_move_says_it_is_on_its_way_and_a_second_click_meanwhile_sends_nothing(
+    browser, live_server, alice, bob, slug
+):
     page = browser.new_page(viewport={"width": 1100, "height": 900})
     page.set_default_timeout(TIMEOUT_MS)
     match = open_match(page, live_server.url, slug, alice, bob)
@@ -83,6 +84,7 @@ def test_a_move_the_site_never_answers_is_given_up_and_can_be_tried_again(browse
     expect(page.locator("#log li")).to_have_count(1)
     expect(page.locator("#request-problem")).to_be_hidden()
 
+
 def wait_for(page: Page, held: list) -> None:
     for _ in range(150):  # a request that the page sends every few seconds at most
         if held:
@@ -125,10 +127,9 @@ def test_a_poll_answered_while_a_move_is_on_its_way_does_not_hide_the_move(brows
     expect(page.locator("#status .error")).to_have_count(0)
 
 
-
-def test_a_poll_that_fails_while_a_move_is_on_its_way_is_said_beside_it_and_both_go_with_its_answer(browser,
-                                                                                                    live_server,
-                                                                                                    alice, bob):
+def test_a_poll_that_fails_while_a_move_is_on_its_way_is_said_beside_it_and_both_go_with_its_answer(
+    browser, live_server, alice, bob
+):
     """The poll's problem and "Sending your move…" each had the same place at the top of the
     screen: the later one covered the other's words."""
     page = browser.new_page(viewport=PHONE, is_mobile=True, has_touch=True)  # where the problem takes three lines

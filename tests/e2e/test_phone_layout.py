@@ -159,28 +159,47 @@ def test_no_page_scrolls_sideways_on_a_phone(browser, screen, live_server, db, m
     others = [make_user(name) for name in ("quinn", "rosa", "sami", "tomas", "ulla", "vera", "wim")]
     others[0].display_name = "Quinn" + "W" * 35  # the longest name allowed, and no space to wrap at
     others[0].save()
-    matches = {slug: start_timed_match(viewer, *others[: seats - 1], clock=ClockSpec(), game=slug)
-               for slug, seats in GAMES.items()}
+    matches = {
+        slug: start_timed_match(viewer, *others[: seats - 1], clock=ClockSpec(), game=slug)
+        for slug, seats in GAMES.items()
+    }
     # Two players' first map: the discoveries lie on one side of the Temple.
     matches["mesopotamia-2"] = start_timed_match(viewer, others[1], clock=ClockSpec(), game="mesopotamia")
     for slug in ("mecca", "jeexa", "mesopotamia"):  # their final scores and tables, and a map grown wide
         finished = start_timed_match(viewer, *others[: GAMES[slug] - 1], clock=ClockSpec(), game=slug)
         assert play_random_moves(finished, [viewer, *others], random.Random(finished.seed)), "the game did not end"
         matches[f"{slug}-over"] = finished
-    matches["mancala-ethiopian"] = start_timed_match(viewer, others[1], clock=ClockSpec(), game="mancala",
-                                                     options={"variant": "ethiopian"})  # two buttons a tile
-    services.match_create(creator=others[1], game_slug="jeexa", options={},  # an invitation
-                          seats=[SeatSpec("creator"), SeatSpec("user", username="petra")])
-    services.match_create(creator=others[2], game_slug="mecca", options={},  # an open challenge
-                          seats=[SeatSpec("creator"), SeatSpec("open")])
-    pages = [reverse("home"), reverse("dashboard"), reverse("finished_matches"), reverse("lobby"), reverse("profile"),
-             reverse("account_email"), reverse("account_close"),
-             reverse("player", args=["quinn"]), reverse("player", args=["petra"]),
-             *(reverse("match_new", args=[slug]) for slug in GAMES),
-             reverse("match_new", args=["jeexa"]) + "?invite=quinn",  # an invite field shown, with its help
-             *(reverse("game_rules", args=[slug]) for slug in GAMES),
-             *(reverse("match_detail", args=[match.pk]) for match in matches.values()),
-             *(reverse("match_replay", args=[match.pk]) for match in matches.values())]
+    matches["mancala-ethiopian"] = start_timed_match(
+        viewer, others[1], clock=ClockSpec(), game="mancala", options={"variant": "ethiopian"}
+    )  # two buttons a tile
+    services.match_create(
+        creator=others[1],
+        game_slug="jeexa",
+        options={},  # an invitation
+        seats=[SeatSpec("creator"), SeatSpec("user", username="petra")],
+    )
+    services.match_create(
+        creator=others[2],
+        game_slug="mecca",
+        options={},  # an open challenge
+        seats=[SeatSpec("creator"), SeatSpec("open")],
+    )
+    pages = [
+        reverse("home"),
+        reverse("dashboard"),
+        reverse("finished_matches"),
+        reverse("lobby"),
+        reverse("profile"),
+        reverse("account_email"),
+        reverse("account_close"),
+        reverse("player", args=["quinn"]),
+        reverse("player", args=["petra"]),
+        *(reverse("match_new", args=[slug]) for slug in GAMES),
+        reverse("match_new", args=["jeexa"]) + "?invite=quinn",  # an invite field shown, with its help
+        *(reverse("game_rules", args=[slug]) for slug in GAMES),
+        *(reverse("match_detail", args=[match.pk]) for match in matches.values()),
+        *(reverse("match_replay", args=[match.pk]) for match in matches.values()),
+    ]
     viewer.confirm_moves = True  # a click on the board chooses a move, and a bar offers to send it
     viewer.save()
     write_messages(matches["mancala"], viewer, others[0])
@@ -195,12 +214,18 @@ def test_no_page_scrolls_sideways_on_a_phone(browser, screen, live_server, db, m
             hinted += page_fits_a_phone(phone, live_server.url + path, screen)
         for state, url in states_of_a_match(phone, live_server.url, matches):
             assert page_fits_a_phone(phone, url, screen, state=state) == []
-    assert live_server.url + reverse("match_detail", args=[matches["jeexa-over"].pk]) in hinted, \
+    assert live_server.url + reverse("match_detail", args=[matches["jeexa-over"].pk]) in hinted, (
         "the wide puzzle got its hint"
+    )
 
 
-SIGNED_OUT = ["/", "/accounts/login/", "/accounts/signup/", "/accounts/password/reset/",
-              "/accounts/inactive/"]  # where a closed account's sign-in leads
+SIGNED_OUT = [
+    "/",
+    "/accounts/login/",
+    "/accounts/signup/",
+    "/accounts/password/reset/",
+    "/accounts/inactive/",
+]  # where a closed account's sign-in leads
 
 
 def states_of_a_match(phone, base_url: str, matches: dict):
@@ -257,8 +282,13 @@ def page_fits_a_phone(phone, url: str, screen: dict[str, int], state: str = "") 
     # 8 px of My matches were cut off) and the rules pages' tables. (At 320 px eight players' scores per hand,
     # the lists of matches and the rules' widest table scroll in their boxes.)
     if screen == PHONE:
-        assert phone.evaluate("[...document.querySelectorAll('.jx-table, .mecca-scores, .table-scroll')]"
-                              ".filter(t => t.scrollWidth > t.clientWidth + 1).length") == 0, url
+        assert (
+            phone.evaluate(
+                "[...document.querySelectorAll('.jx-table, .mecca-scores, .table-scroll')]"
+                ".filter(t => t.scrollWidth > t.clientWidth + 1).length"
+            )
+            == 0
+        ), url
     return [url] if any(hint_shown for _, hint_shown in hints) else []
 
 

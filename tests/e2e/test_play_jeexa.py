@@ -102,8 +102,12 @@ def test_every_offered_button_takes_its_click_whatever_pieces_lie_around(page, l
             page.goto(live_server.url + reverse("match_detail", args=[match.pk]))
             assert page.evaluate(COVERED_BUTTONS) == [], f"covered at move {match.version}"
             checked += 1
-        services.move_submit(match_id=match.pk, move=rng.choice(game.legal_moves(state, seat)),
-                             expected_version=match.version, user=[viewer, other][seat])
+        services.move_submit(
+            match_id=match.pk,
+            move=rng.choice(game.legal_moves(state, seat)),
+            expected_version=match.version,
+            user=[viewer, other][seat],
+        )
     assert checked == 12
 
 
@@ -113,8 +117,9 @@ FINGER_PX = 44  # the smallest target a finger hits reliably (WCAG 2.5.5, Apple'
 FOUR_WAYS_SEED = 1  # the first piece fits turned four ways (some, seed 7's, only two: they look alike turned 180°)
 
 
-def test_on_a_phone_a_spot_opens_the_ways_to_turn_the_piece_each_big_enough_for_a_finger(browser, live_server, db,
-                                                                                          monkeypatch):
+def test_on_a_phone_a_spot_opens_the_ways_to_turn_the_piece_each_big_enough_for_a_finger(
+    browser, live_server, db, monkeypatch
+):
     monkeypatch.setattr(services, "new_seed", lambda: FOUR_WAYS_SEED)
     viewer, other = make_user("hana", display_name="Hana"), make_user("ivo", display_name="Ivo")
     match = start_timed_match(viewer, other, clock=ClockSpec(), game="jeexa")
@@ -133,7 +138,8 @@ def test_on_a_phone_a_spot_opens_the_ways_to_turn_the_piece_each_big_enough_for_
         # site.js scrolls on the popover's toggle event, which comes a task after the click.
         page.wait_for_function(
             "([spot, chooser]) => spot.getBoundingClientRect().bottom <= chooser.getBoundingClientRect().top",
-            arg=[spot.element_handle(), chooser.element_handle()], timeout=5000,
+            arg=[spot.element_handle(), chooser.element_handle()],
+            timeout=5000,
         )
         spot_box, chooser_box = spot.bounding_box(), chooser.bounding_box()
         assert spot_box["y"] + spot_box["height"] <= chooser_box["y"], "the spot stays in sight above the chooser"
@@ -161,8 +167,12 @@ def test_on_a_phone_each_piece_a_joker_may_steal_is_big_enough_for_a_finger(brow
         seat = game.to_act(state)[0]
         if seat == 0 and state.stealing:
             break
-        services.move_submit(match_id=match.pk, move=rng.choice(game.legal_moves(state, seat)),
-                             expected_version=match.version, user=[viewer, other][seat])
+        services.move_submit(
+            match_id=match.pk,
+            move=rng.choice(game.legal_moves(state, seat)),
+            expected_version=match.version,
+            user=[viewer, other][seat],
+        )
         match.refresh_from_db()
     with console_checked_page(browser, viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True) as page:
         log_in(page, live_server.url, "hana")

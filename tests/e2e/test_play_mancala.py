@@ -58,8 +58,9 @@ def wait_for_turn_notice() -> Notification:
     skipped, or put off to a later time."""
     deadline = time.monotonic() + NOTICE_TIMEOUT_SECONDS
     while time.monotonic() < deadline:
-        notice = Notification.objects.filter(Q(sent_at__isnull=False) | Q(due_at__gt=F("created_at")),
-                                             kind=Notification.Kind.YOUR_TURN).first()
+        notice = Notification.objects.filter(
+            Q(sent_at__isnull=False) | Q(due_at__gt=F("created_at")), kind=Notification.Kind.YOUR_TURN
+        ).first()
         if notice:
             return notice
         time.sleep(0.1)

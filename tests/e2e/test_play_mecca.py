@@ -32,8 +32,7 @@ def click_a_marked_square(page: Page) -> None:
     expect(page.locator("#log li").first).not_to_contain_text("AI (")
 
 
-def test_a_player_places_pilgrims_and_three_ai_colours_answer(page, live_server, celery_worker, settings, db,
-                                                               tmp_path):
+def test_a_player_places_pilgrims_and_three_ai_colours_answer(page, live_server, celery_worker, settings, db, tmp_path):
     settings.SITE_URL = live_server.url
     make_user("mira", display_name="Mira")
     log_in(page, live_server.url, "mira")

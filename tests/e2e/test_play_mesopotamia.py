@@ -39,8 +39,9 @@ def click_move(page: Page, move: str, log_line: str) -> None:
 def press_hex(page: Page, coords: str, log_line: str) -> None:
     """Focus the outlined hex at ``coords`` on the map, press Enter (which clicks it, as for
     a button) and wait for its line in the log."""
-    target = page.locator("#board g.meso-clickable", has=page.locator("text.meso-coords",
-                                                                     has_text=re.compile(rf"^{re.escape(coords)}$")))
+    target = page.locator(
+        "#board g.meso-clickable", has=page.locator("text.meso-coords", has_text=re.compile(rf"^{re.escape(coords)}$"))
+    )
     expect(target).to_have_count(1)
     target.focus()
     page.keyboard.press("Enter")
@@ -89,8 +90,9 @@ def test_a_player_moves_carries_and_builds_a_hut(page, live_server, celery_worke
     new_plains = hex_group(page, NEW_PLAINS)
     expect(new_plains.locator("text.meso-kind")).to_have_text("Plains")
     expect(new_plains.locator("text.meso-letter")).to_have_count(0)
-    click_move(page, f"hut {NEW_PLAINS} 6",
-               f"Ishtar (blue) builds a hut on {NEW_PLAINS} with a hidden offering underneath")
+    click_move(
+        page, f"hut {NEW_PLAINS} 6", f"Ishtar (blue) builds a hut on {NEW_PLAINS} with a hidden offering underneath"
+    )
 
     # The board shows the new blue hut with its marker (the owner sees the value).
     expect(new_plains.locator("text.meso-letter")).to_have_text("B")

@@ -39,7 +39,8 @@ def test_the_message_is_seen_on_a_phone_scrolled_down_to_the_board(browser, live
 
 
 def test_a_server_error_or_a_lost_connection_on_a_move_is_said_and_the_next_answer_clears_it(
-        browser, live_server, alice, bob):
+    browser, live_server, alice, bob
+):
     # Not the console-checked page: htmx itself logs the failed requests this test makes.
     page = browser.new_page(viewport={"width": 1100, "height": 900})
     page.set_default_timeout(TIMEOUT_MS)
@@ -53,7 +54,8 @@ def test_a_server_error_or_a_lost_connection_on_a_move_is_said_and_the_next_answ
     page.route(move_url, lambda route: route.fulfill(status=500, body="boom"))
     page.locator("#board button[name=move]").first.click()
     expect(page.locator("#request-problem-text")).to_have_text(
-        "Something went wrong on our side, so your move may not have been made. Try it again.")
+        "Something went wrong on our side, so your move may not have been made. Try it again."
+    )
     page.wait_for_timeout(POLLS_SECONDS * 1000)  # the polls' "nothing changed" do not clear it
     expect(problem).to_be_visible()
 
@@ -61,7 +63,8 @@ def test_a_server_error_or_a_lost_connection_on_a_move_is_said_and_the_next_answ
     page.route(move_url, lambda route: route.abort("internetdisconnected"))
     page.locator("#board button[name=move]").first.click()
     expect(page.locator("#request-problem-text")).to_have_text(
-        "Your last click did not reach the site, so nothing was done. Check your connection and try again.")
+        "Your last click did not reach the site, so nothing was done. Check your connection and try again."
+    )
     page.wait_for_timeout(POLLS_SECONDS * 1000)  # the polls get through, but the move was still not made
     expect(problem).to_be_visible()
 
@@ -85,7 +88,8 @@ def test_an_answer_that_is_not_the_board_does_not_wipe_the_board(browser, live_s
     page.locator("#board button[name=move]").first.click()
     problem = page.locator("#request-problem")
     expect(page.locator("#request-problem-text")).to_have_text(
-        "The site could not read that request, so nothing was done. Reload the page and try again.")
+        "The site could not read that request, so nothing was done. Reload the page and try again."
+    )
     expect(page.locator("#board button[name=move]")).to_have_count(6)
     page.wait_for_timeout(POLLS_SECONDS * 1000)  # the polls' answers do not clear it
     expect(problem).to_be_visible()

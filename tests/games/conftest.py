@@ -43,8 +43,12 @@ def play_random_moves(match, players, rng, *, until=lambda: False, limit: int | 
         if until():
             return False
         seat = game.to_act(state)[0]
-        services.move_submit(match_id=match.pk, move=rng.choice(game.legal_moves(state, seat)),
-                             expected_version=match.version, user=players[seat])
+        services.move_submit(
+            match_id=match.pk,
+            move=rng.choice(game.legal_moves(state, seat)),
+            expected_version=match.version,
+            user=players[seat],
+        )
     match.refresh_from_db()
     return game.is_over(game.load(match.state))
 

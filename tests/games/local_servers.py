@@ -48,8 +48,12 @@ class MailServer:
 
     @property
     def mailer(self) -> dict:
-        return {"default": {"BACKEND": "django.core.mail.backends.smtp.EmailBackend",
-                            "OPTIONS": {"host": "127.0.0.1", "port": self.controller.port, "timeout": 5}}}
+        return {
+            "default": {
+                "BACKEND": "django.core.mail.backends.smtp.EmailBackend",
+                "OPTIONS": {"host": "127.0.0.1", "port": self.controller.port, "timeout": 5},
+            }
+        }
 
     def __enter__(self):
         self.controller.start()
@@ -113,7 +117,8 @@ class SpareRedis:
     def start(self) -> None:
         self.process = subprocess.Popen(
             ["redis-server", "--port", str(self.port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
         )
         deadline = time.monotonic() + 10
         while time.monotonic() < deadline:

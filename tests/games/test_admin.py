@@ -42,8 +42,9 @@ def matches(alice, bob, carol, staff):
     return {
         "alice_bob": start_match(alice, bob),
         "carol_ai": start_match(carol, ai_level=2),
-        "open": services.match_create(creator=carol, game_slug="mancala", options={},
-                                      seats=[SeatSpec("creator"), SeatSpec("open")]),
+        "open": services.match_create(
+            creator=carol, game_slug="mancala", options={}, seats=[SeatSpec("creator"), SeatSpec("open")]
+        ),
         "aborted": aborted,
     }
 
@@ -71,18 +72,21 @@ def test_it_lists_matches_with_game_status_players_and_whose_turn(staff_client, 
     assertContains(response, '<td class="field-whose_turn">—</td>', count=2, html=True)
 
 
-@pytest.mark.parametrize(("query", "expected"), [
-    ("status=active", {"alice_bob", "carol_ai"}),
-    ("status=open", {"open"}),
-    ("game=mancala", {"alice_bob", "carol_ai", "open", "aborted"}),
-    ("game=mancala&status=aborted", {"aborted"}),
-    ("turn=human", {"alice_bob", "carol_ai"}),
-    ("q=bob", {"alice_bob", "aborted"}),
-    ("q=Mancala %23{carol_ai}", {"carol_ai"}),  # as emails and messages name a match; pasted, it found nothing
-    ("q=%23{open}", {"open"}),
-    ("q=Mancala %23{alice_bob} (Egyptian)", {"alice_bob"}),
-    ("q=carol&status=active", {"carol_ai"}),
-])
+@pytest.mark.parametrize(
+    ("query", "expected"),
+    [
+        ("status=active", {"alice_bob", "carol_ai"}),
+        ("status=open", {"open"}),
+        ("game=mancala", {"alice_bob", "carol_ai", "open", "aborted"}),
+        ("game=mancala&status=aborted", {"aborted"}),
+        ("turn=human", {"alice_bob", "carol_ai"}),
+        ("q=bob", {"alice_bob", "aborted"}),
+        ("q=Mancala %23{carol_ai}", {"carol_ai"}),  # as emails and messages name a match; pasted, it found nothing
+        ("q=%23{open}", {"open"}),
+        ("q=Mancala %23{alice_bob} (Egyptian)", {"alice_bob"}),
+        ("q=carol&status=active", {"carol_ai"}),
+    ],
+)
 def test_it_filters_and_searches_matches(staff_client, matches, query, expected):
     response = staff_client.get(f"{CHANGELIST}?{query.format(**{name: match.pk for name, match in matches.items()})}")
     assert response.status_code == 200
@@ -119,8 +123,12 @@ def test_searching_or_filtering_by_player_does_not_compare_whole_match_rows(staf
 
 def test_the_game_filter_names_every_game_even_without_a_match(staff_client, matches):
     response = staff_client.get(CHANGELIST)
-    choices = {choice["display"] for spec in response.context["cl"].filter_specs if spec.title == "game"
-               for choice in spec.choices(response.context["cl"])}
+    choices = {
+        choice["display"]
+        for spec in response.context["cl"].filter_specs
+        if spec.title == "game"
+        for choice in spec.choices(response.context["cl"])
+    }
     assert choices == {"All", "Mancala", "Mecca", "Jeexa", "Mesopotamia"}
     assert listed(staff_client.get(f"{CHANGELIST}?game=jeexa")) == set()
 
@@ -151,8 +159,9 @@ def test_its_change_page_shows_seats_moves_events_emails_and_the_position_but_no
     assert set(response.context["adminform"].form.fields) == set(), "staff cannot edit a match by hand"
 
 
-def test_a_finished_matchs_page_names_who_won_not_a_seat_index_counted_from_zero(staff_client, staff, alice, bob,
-                                                                                  carol):
+def test_a_finished_matchs_page_names_who_won_not_a_seat_index_counted_from_zero(
+    staff_client, staff, alice, bob, carol
+):
     """The stored result reads "winners": [1], which on a page that numbers seats from 1
     named Alice when Bob had won."""
     match = start_match(alice, bob)
@@ -173,8 +182,10 @@ def test_move_notation_stays_hidden_from_staff_until_the_match_ends(staff_client
     players: during play the admin shows the public description only."""
     match = start_match(alice, bob)
     services.move_submit(match_id=match.pk, user=alice, move="1", expected_version=0)
-    pages = (reverse("admin:games_match_change", args=[match.pk]),
-             reverse("admin:games_moverecord_changelist") + f"?q={match.pk}")
+    pages = (
+        reverse("admin:games_match_change", args=[match.pk]),
+        reverse("admin:games_moverecord_changelist") + f"?q={match.pk}",
+    )
 
     for page in pages:
         response = staff_client.get(page)
@@ -199,12 +210,15 @@ def test_a_move_records_own_page_shows_no_raw_notation_during_play(staff_client,
     assertNotContains(response, 'field-notation"')  # the model field itself, which Django lists unless told
 
 
-@pytest.mark.parametrize("page, lookup", [
-    ("admin:games_match_changelist", "seed__gte=0"),
-    ("admin:games_match_changelist", "state__icontains=moves"),
-    ("admin:games_moverecord_changelist", "notation=1"),
-    ("admin:games_moverecord_changelist", "notation__endswith=1"),
-])
+@pytest.mark.parametrize(
+    "page, lookup",
+    [
+        ("admin:games_match_changelist", "seed__gte=0"),
+        ("admin:games_match_changelist", "state__icontains=moves"),
+        ("admin:games_moverecord_changelist", "notation=1"),
+        ("admin:games_moverecord_changelist", "notation__endswith=1"),
+    ],
+)
 def test_addresses_cannot_filter_on_a_secret_to_learn_it_by_yes_or_no(staff_client, alice, bob, page, lookup):
     match = start_match(alice, bob)
     services.move_submit(match_id=match.pk, user=alice, move="1", expected_version=0)
@@ -224,8 +238,7 @@ def test_the_abort_action_asks_why_then_aborts_through_the_service(staff_client,
     in_play.refresh_from_db()
     assert in_play.status == Status.ACTIVE, "nothing happens before the form is sent"
 
-    response = staff_client.post(CHANGELIST, {**chosen, "apply": "Abort", "reason": "Cheating reported"},
-                                 follow=True)
+    response = staff_client.post(CHANGELIST, {**chosen, "apply": "Abort", "reason": "Cheating reported"}, follow=True)
 
     texts = [str(message) for message in response.context["messages"]]
     assert f"{in_play} aborted." in texts
@@ -235,38 +248,52 @@ def test_the_abort_action_asks_why_then_aborts_through_the_service(staff_client,
     assert not in_play.seats.filter(to_act=True).exists()
     event = MatchEvent.objects.filter(match=in_play).last()
     assert (event.from_status, event.to_status, event.actor, event.reason) == (
-        Status.ACTIVE, Status.ABORTED, staff, "Staff aborted the match: Cheating reported.")
+        Status.ACTIVE,
+        Status.ABORTED,
+        staff,
+        "Staff aborted the match: Cheating reported.",
+    )
     told = Notification.objects.filter(match=in_play, kind=Notification.Kind.MATCH_OVER)
     assert told.count() == 2 and all("Cheating reported" in notice.body for notice in told)
     assert MatchEvent.objects.filter(match=aborted, to_status=Status.ABORTED).count() == 1
 
 
-def test_what_staff_did_through_the_actions_shows_in_the_history_and_recent_actions(staff_client, alice, bob,
-                                                                                    matches):
+def test_what_staff_did_through_the_actions_shows_in_the_history_and_recent_actions(staff_client, alice, bob, matches):
     """A match aborted in the admin had "no change history. It probably wasn't added via this
     admin site", and the admin's home page listed none of the staff member's actions."""
     in_play, aborted = matches["alice_bob"], matches["aborted"]
-    staff_client.post(CHANGELIST, {"action": "abort_matches", "_selected_action": [in_play.pk, aborted.pk],
-                                   "apply": "Abort", "reason": "Cheating reported"})
+    staff_client.post(
+        CHANGELIST,
+        {
+            "action": "abort_matches",
+            "_selected_action": [in_play.pk, aborted.pk],
+            "apply": "Abort",
+            "reason": "Cheating reported",
+        },
+    )
     over = Notification.objects.get(user=alice, match=in_play, kind=Notification.Kind.MATCH_OVER)
     Notification.objects.filter(pk=over.pk).update(sent_at=timezone.now(), outcome="sent")
-    staff_client.post(reverse("admin:games_notification_changelist"),
-                      {"action": "resend", "_selected_action": [over.pk]})
+    staff_client.post(
+        reverse("admin:games_notification_changelist"), {"action": "resend", "_selected_action": [over.pk]}
+    )
 
     history = staff_client.get(reverse("admin:games_match_history", args=[in_play.pk]))
     assertContains(history, f"{in_play} aborted. Reason: Cheating reported")
     refused = staff_client.get(reverse("admin:games_match_history", args=[aborted.pk]))
     assertNotContains(refused, "Reason: Cheating reported")  # nothing happened to it
     copy = Notification.objects.get(resent_from=over)
-    assertContains(staff_client.get(reverse("admin:games_notification_history", args=[over.pk])),
-                   f"Sent again, as notification {copy.pk}.")
+    assertContains(
+        staff_client.get(reverse("admin:games_notification_history", args=[over.pk])),
+        f"Sent again, as notification {copy.pk}.",
+    )
     recent = staff_client.get(reverse("admin:index"))
     assertContains(recent, str(in_play))
     assertNotContains(recent, "None available")
 
 
-def test_the_replace_seat_action_asks_which_seat_then_hands_it_to_the_ai(staff_client, staff, matches,
-                                                                        django_capture_on_commit_callbacks):
+def test_the_replace_seat_action_asks_which_seat_then_hands_it_to_the_ai(
+    staff_client, staff, matches, django_capture_on_commit_callbacks
+):
     match = matches["alice_bob"]
     chosen = {"action": "replace_seat_by_ai", "_selected_action": [match.pk]}
 
@@ -280,37 +307,54 @@ def test_the_replace_seat_action_asks_which_seat_then_hands_it_to_the_ai(staff_c
 
     # Seat 1 (Alice) is to act: handing it over asks the AI to move once the change is committed.
     with django_capture_on_commit_callbacks(execute=False) as callbacks:
-        response = staff_client.post(CHANGELIST, {**chosen, "apply": "Replace the seat", "seat": "1", "level": "1",
-                                                  "reason": "Alice left the site"})
+        response = staff_client.post(
+            CHANGELIST,
+            {**chosen, "apply": "Replace the seat", "seat": "1", "level": "1", "reason": "Alice left the site"},
+        )
     assert response.status_code == 302
     assert [str(m) for m in get_messages(response.wsgi_request)] == [f"{match}: The AI (Easy) plays seat 1."]
     seat = Seat.objects.get(match=match, number=0)
     assert (seat.user, seat.ai_level, seat.accepted) == (None, 1, True)
     event = MatchEvent.objects.filter(match=match).last()
     assert (event.reason, event.actor, event.to_status) == (
-        "Staff gave Alice's seat to the AI: Alice left the site.", staff, Status.ACTIVE)
+        "Staff gave Alice's seat to the AI: Alice left the site.",
+        staff,
+        Status.ACTIVE,
+    )
     assert [c.func.__name__ for c in callbacks] == ["enqueue_ai_move", "enqueue_notification"]  # Alice is told
 
 
 def test_the_replace_seat_action_warns_about_a_seat_that_does_not_exist(staff_client, matches):
     match = matches["alice_bob"]
-    response = staff_client.post(CHANGELIST, {"action": "replace_seat_by_ai", "_selected_action": [match.pk],
-                                              "apply": "Replace the seat", "seat": "3", "level": "1",
-                                              "reason": "Typo"}, follow=True)
+    response = staff_client.post(
+        CHANGELIST,
+        {
+            "action": "replace_seat_by_ai",
+            "_selected_action": [match.pk],
+            "apply": "Replace the seat",
+            "seat": "3",
+            "level": "1",
+            "reason": "Typo",
+        },
+        follow=True,
+    )
     assert [str(message) for message in response.context["messages"]] == [
-        f"{match}: There is no seat 3: its seats are 1 to 2."]
+        f"{match}: There is no seat 3: its seats are 1 to 2."
+    ]
     assert not Seat.objects.filter(match=match, ai_level__isnull=False).exists()
 
 
 def test_the_resend_action_queues_a_new_outbox_row(staff_client, alice, bob, django_capture_on_commit_callbacks):
-    waiting = services.match_create(creator=alice, game_slug="mancala", options={},
-                                    seats=[SeatSpec("creator"), SeatSpec("user", username="bob")])
+    waiting = services.match_create(
+        creator=alice, game_slug="mancala", options={}, seats=[SeatSpec("creator"), SeatSpec("user", username="bob")]
+    )
     original = Notification.objects.get(user=bob, kind=Notification.Kind.INVITATION, match=waiting)  # still open
     Notification.objects.filter(pk=original.pk).update(sent_at=original.created_at, attempts=1)
 
     with django_capture_on_commit_callbacks(execute=False) as callbacks:
-        response = staff_client.post(reverse("admin:games_notification_changelist"),
-                                     {"action": "resend", "_selected_action": [original.pk]})
+        response = staff_client.post(
+            reverse("admin:games_notification_changelist"), {"action": "resend", "_selected_action": [original.pk]}
+        )
 
     assert response.status_code == 302
     copy = Notification.objects.exclude(pk=original.pk).get(subject=original.subject)
@@ -330,8 +374,10 @@ def test_staff_who_may_only_look_get_no_actions_and_cannot_post_one(client, bob,
     for action in ("abort_matches", "extend_deadline", "replace_seat_by_ai", "resend"):
         assert f'value="{action}"' not in matches_page + notes_page, action
     match = matches["alice_bob"]
-    client.post(reverse("admin:games_match_changelist"),
-                {"action": "abort_matches", "_selected_action": [match.pk], "apply": "1", "reason": "no right"})
+    client.post(
+        reverse("admin:games_match_changelist"),
+        {"action": "abort_matches", "_selected_action": [match.pk], "apply": "1", "reason": "no right"},
+    )
     note = Notification.objects.filter(user=bob).first()
     before = Notification.objects.count()
     client.post(reverse("admin:games_notification_changelist"), {"action": "resend", "_selected_action": [note.pk]})
@@ -347,8 +393,7 @@ def test_staff_who_may_only_look_get_no_actions_and_cannot_post_one(client, bob,
 
 
 @pytest.mark.parametrize("codename", ["view_match", "change_match"])
-def test_a_moderator_given_only_the_match_permission_reads_its_seats_and_whole_move_log(client, alice, bob,
-                                                                                      codename):
+def test_a_moderator_given_only_the_match_permission_reads_its_seats_and_whole_move_log(client, alice, bob, codename):
     """The README asks for the permission on matches; Django also wanted one on seats, move
     records and events, so such a moderator's match page had no seats and no move log, and
     "All 1 move" answered 403."""
@@ -363,7 +408,7 @@ def test_a_moderator_given_only_the_match_permission_reads_its_seats_and_whole_m
     shown = {inline.formset.model for inline in response.context["inline_admin_formsets"]}
     assert shown == {Seat, MoveRecord, MatchEvent, Message}, "the outbox keeps its own permission"
     assertContains(response, "Alice sows tile 1: 4 coins.")
-    log = client.get(f'{reverse("admin:games_moverecord_changelist")}?match__id__exact={match.pk}')
+    log = client.get(f"{reverse('admin:games_moverecord_changelist')}?match__id__exact={match.pk}")
     assert log.status_code == 200 and log.context["cl"].result_count == 1
 
 
@@ -374,27 +419,41 @@ def test_staff_read_the_outbox_but_cannot_edit_or_delete_a_notification(staff_cl
     assert original.subject in page and 'name="resent_from"' not in page and 'name="_save"' not in page
 
     staff_client.post(reverse("admin:games_notification_change", args=[original.pk]), {"resent_from": other.pk})
-    staff_client.post(reverse("admin:games_notification_changelist"),
-                      {"action": "delete_selected", "_selected_action": [original.pk], "post": "yes"})
+    staff_client.post(
+        reverse("admin:games_notification_changelist"),
+        {"action": "delete_selected", "_selected_action": [original.pk], "post": "yes"},
+    )
 
     original.refresh_from_db()
     assert original.resent_from is None, "a hand-set copy would skip the checks before sending"
 
 
 def test_a_resent_digest_goes_out_as_written_even_with_another_digest_waiting(staff_client, bob, matches):
-    sent = Notification.objects.create(user=bob, kind=Notification.Kind.DIGEST, subject="2 matches wait for you",
-                                       body="Mancala #1 ...", sent_at=timezone.now(), outcome="sent")
+    sent = Notification.objects.create(
+        user=bob,
+        kind=Notification.Kind.DIGEST,
+        subject="2 matches wait for you",
+        body="Mancala #1 ...",
+        sent_at=timezone.now(),
+        outcome="sent",
+    )
     Notification.objects.create(user=bob, kind=Notification.Kind.DIGEST, subject="", body="")  # the next one
-    never_written = Notification.objects.create(user=bob, kind=Notification.Kind.DIGEST, subject="", body="",
-                                                sent_at=timezone.now(), outcome="skipped")
+    never_written = Notification.objects.create(
+        user=bob, kind=Notification.Kind.DIGEST, subject="", body="", sent_at=timezone.now(), outcome="skipped"
+    )
 
-    response = staff_client.post(reverse("admin:games_notification_changelist"),
-                                 {"action": "resend", "_selected_action": [sent.pk, never_written.pk]}, follow=True)
+    response = staff_client.post(
+        reverse("admin:games_notification_changelist"),
+        {"action": "resend", "_selected_action": [sent.pk, never_written.pk]},
+        follow=True,
+    )
 
     assert response.status_code == 200
     texts = [str(message) for message in response.context["messages"]]
-    assert any(text.startswith(f"Notification {never_written.pk} (Daily digest to Bob): It has no text to send again")
-               for text in texts)
+    assert any(
+        text.startswith(f"Notification {never_written.pk} (Daily digest to Bob): It has no text to send again")
+        for text in texts
+    )
     assert "1 notification queued again, to be sent as they were written." in texts
     copy = Notification.objects.get(resent_from=sent)
     assert services.notification_send(notification_id=copy.pk)  # not re-rendered, not skipped
@@ -403,9 +462,15 @@ def test_a_resent_digest_goes_out_as_written_even_with_another_digest_waiting(st
 
 
 def test_a_resent_your_turn_notice_goes_out_while_it_is_still_their_turn(staff_client, alice, bob, matches):
-    original = Notification.objects.create(user=alice, match=matches["alice_bob"], kind=Notification.Kind.YOUR_TURN,
-                                           subject="Your turn", body="It is your turn.", sent_at=timezone.now(),
-                                           outcome="sent")
+    original = Notification.objects.create(
+        user=alice,
+        match=matches["alice_bob"],
+        kind=Notification.Kind.YOUR_TURN,
+        subject="Your turn",
+        body="It is your turn.",
+        sent_at=timezone.now(),
+        outcome="sent",
+    )
     services.notification_resend(notification_id=original.pk)
     copy = Notification.objects.get(resent_from=original)
     assert services.notification_send(notification_id=copy.pk)
@@ -416,22 +481,50 @@ def test_staff_cannot_resend_a_notice_that_is_out_of_date_or_not_sent_yet(staff_
     cancelled, or a reminder still waiting for its time (it would go twice): each misled or
     pestered the player. The action says why, and queues nothing."""
     sent = {"sent_at": timezone.now(), "outcome": "sent"}
-    not_bobs_turn = Notification.objects.create(user=bob, match=matches["alice_bob"], kind=Notification.Kind.YOUR_TURN,
-                                                subject="Your turn", body="It is your turn.", **sent)
-    aborted_turn = Notification.objects.create(user=carol, match=matches["aborted"], kind=Notification.Kind.YOUR_TURN,
-                                               subject="Your turn", body="It is your turn.", **sent)
+    not_bobs_turn = Notification.objects.create(
+        user=bob,
+        match=matches["alice_bob"],
+        kind=Notification.Kind.YOUR_TURN,
+        subject="Your turn",
+        body="It is your turn.",
+        **sent,
+    )
+    aborted_turn = Notification.objects.create(
+        user=carol,
+        match=matches["aborted"],
+        kind=Notification.Kind.YOUR_TURN,
+        subject="Your turn",
+        body="It is your turn.",
+        **sent,
+    )
     accepted = Notification.objects.get(user=bob, kind=Notification.Kind.INVITATION, match=matches["alice_bob"])
     Notification.objects.filter(pk=accepted.pk).update(**sent)
-    waiting = Notification.objects.create(user=alice, match=matches["alice_bob"], kind=Notification.Kind.REMINDER,
-                                          subject="A day left", body="Your clock runs out tomorrow.",
-                                          due_at=timezone.now() + timedelta(days=2))
-    over = Notification.objects.create(user=alice, match=matches["aborted"], kind=Notification.Kind.MATCH_OVER,
-                                       subject="Match over", body="It was aborted.", **sent)
+    waiting = Notification.objects.create(
+        user=alice,
+        match=matches["alice_bob"],
+        kind=Notification.Kind.REMINDER,
+        subject="A day left",
+        body="Your clock runs out tomorrow.",
+        due_at=timezone.now() + timedelta(days=2),
+    )
+    over = Notification.objects.create(
+        user=alice,
+        match=matches["aborted"],
+        kind=Notification.Kind.MATCH_OVER,
+        subject="Match over",
+        body="It was aborted.",
+        **sent,
+    )
     before = Notification.objects.count()
 
-    response = staff_client.post(reverse("admin:games_notification_changelist"), {
-        "action": "resend", "_selected_action": [not_bobs_turn.pk, aborted_turn.pk, accepted.pk, waiting.pk, over.pk],
-    }, follow=True)
+    response = staff_client.post(
+        reverse("admin:games_notification_changelist"),
+        {
+            "action": "resend",
+            "_selected_action": [not_bobs_turn.pk, aborted_turn.pk, accepted.pk, waiting.pk, over.pk],
+        },
+        follow=True,
+    )
 
     texts = [str(message) for message in response.context["messages"]]
     alice_bob, aborted = matches["alice_bob"], matches["aborted"]
@@ -439,8 +532,10 @@ def test_staff_cannot_resend_a_notice_that_is_out_of_date_or_not_sent_yet(staff_
     assert f"Notification {not_bobs_turn.pk} (Your turn to Bob about {alice_bob}): {stale}" in texts
     assert f"Notification {aborted_turn.pk} (Your turn to Carol about {aborted}): {stale}" in texts
     assert f"Notification {accepted.pk} (Invitation to Bob about {alice_bob}): {services.INVITATION_CLOSED}" in texts
-    assert (f"Notification {waiting.pk} (Reminder before the clock runs out to Alice about {alice_bob}): "
-            f"{services.NOT_SENT_YET}") in texts
+    assert (
+        f"Notification {waiting.pk} (Reminder before the clock runs out to Alice about {alice_bob}): "
+        f"{services.NOT_SENT_YET}"
+    ) in texts
     assert "1 notification queued again, to be sent as they were written." in texts, "what happened stays true"
     assert Notification.objects.count() == before + 1
     assert Notification.objects.get(resent_from__isnull=False).resent_from == over
@@ -448,8 +543,9 @@ def test_staff_cannot_resend_a_notice_that_is_out_of_date_or_not_sent_yet(staff_
 
 def test_staff_cannot_resend_an_email_the_player_unsubscribed_from(staff_client, alice, bob):
     """An unsubscribe counts at once, also for what staff would send again."""
-    waiting = services.match_create(creator=alice, game_slug="mancala", options={},
-                                    seats=[SeatSpec("creator"), SeatSpec("user", username="bob")])
+    waiting = services.match_create(
+        creator=alice, game_slug="mancala", options={}, seats=[SeatSpec("creator"), SeatSpec("user", username="bob")]
+    )
     invitation = Notification.objects.get(user=bob, kind=Notification.Kind.INVITATION, match=waiting)
     Notification.objects.filter(pk=invitation.pk).update(sent_at=timezone.now(), outcome="sent")
     bob.turn_notice = "none"
@@ -467,10 +563,14 @@ def test_the_seats_are_numbered_from_one_as_in_the_actions_forms(staff_client, a
     page = staff_client.get(reverse("admin:games_match_change", args=[match.pk])).content.decode()
     assert re.findall(r'field-seat">\s*(?:<p>)?(\d+)', page) == ["1", "2"]
     assert re.findall(r'field-(move_number|seat_number)">\s*(?:<p>)?(\d+)', page) == [
-        ("move_number", "1"), ("seat_number", "1")]
+        ("move_number", "1"),
+        ("seat_number", "1"),
+    ]
     records = staff_client.get(reverse("admin:games_moverecord_changelist")).content.decode()
     assert re.findall(r'field-(move_number|seat_number)">(\d+)', records) == [
-        ("move_number", "1"), ("seat_number", "1")]
+        ("move_number", "1"),
+        ("seat_number", "1"),
+    ]
 
 
 def test_a_cancelled_match_is_called_cancelled_in_the_admin_as_on_the_site(staff_client, staff, alice, bob):
@@ -510,7 +610,8 @@ def test_the_changelist_makes_as_many_queries_for_twelve_matches_as_for_two(staf
 
 
 def test_staff_see_the_clocks_and_pending_notifications_and_extend_a_deadline_with_a_reason(
-        staff_client, alice, bob, staff, clock):
+    staff_client, alice, bob, staff, clock
+):
     match = start_timed_match(alice, bob)
     deadline = Seat.objects.get(match=match, number=0).deadline
     page = staff_client.get(reverse("admin:games_match_change", args=[match.pk]))
@@ -521,8 +622,9 @@ def test_staff_see_the_clocks_and_pending_notifications_and_extend_a_deadline_wi
     chosen = {"action": "extend_deadline", "_selected_action": [match.pk]}
     form_page = staff_client.post(CHANGELIST, chosen)
     assertContains(form_page, "Extend a seat&#x27;s deadline")
-    response = staff_client.post(CHANGELIST, {**chosen, "apply": "1", "seat": "1", "hours": "48",
-                                              "reason": "Hospital stay"}, follow=True)
+    response = staff_client.post(
+        CHANGELIST, {**chosen, "apply": "1", "seat": "1", "hours": "48", "reason": "Hospital stay"}, follow=True
+    )
     assert response.status_code == 200
     assert Seat.objects.get(match=match, number=0).deadline == deadline + timedelta(hours=48)
     event = MatchEvent.objects.filter(match=match).last()
@@ -533,27 +635,42 @@ def test_staff_see_the_clocks_and_pending_notifications_and_extend_a_deadline_wi
     assert f"{match}: Seat 1 now has until {until}" in next(str(m) for m in response.context["messages"])
 
     services.vacation_start(user_id=alice.pk, days=3)  # her clock stops with 4 days left
-    response = staff_client.post(CHANGELIST, {**chosen, "apply": "1", "seat": "1", "hours": "24",
-                                              "reason": "More"}, follow=True)
+    response = staff_client.post(
+        CHANGELIST, {**chosen, "apply": "1", "seat": "1", "hours": "24", "reason": "More"}, follow=True
+    )
     assert [str(m) for m in response.context["messages"]] == [
-        f"{match}: Seat 1 now has 5 d 0 h left once the vacation ends."]
+        f"{match}: Seat 1 now has 5 d 0 h left once the vacation ends."
+    ]
 
 
-def test_an_extended_deadline_is_said_on_the_staff_members_clock_as_the_site_writes_it(staff_client, alice, bob,
-                                                                                      staff, clock):
+def test_an_extended_deadline_is_said_on_the_staff_members_clock_as_the_site_writes_it(
+    staff_client, alice, bob, staff, clock
+):
     staff.time_zone = "Pacific/Chatham"  # the tz database writes "+1345" there
     staff.save()
     clock.now = datetime.fromisoformat("2026-03-28T11:00Z")
     match = start_timed_match(alice, bob)  # two days: 30 March, 11:00 UTC
-    response = staff_client.post(CHANGELIST, {"action": "extend_deadline", "_selected_action": [match.pk],
-                                              "apply": "1", "seat": "1", "hours": "1", "reason": "More"}, follow=True)
+    response = staff_client.post(
+        CHANGELIST,
+        {
+            "action": "extend_deadline",
+            "_selected_action": [match.pk],
+            "apply": "1",
+            "seat": "1",
+            "hours": "1",
+            "reason": "More",
+        },
+        follow=True,
+    )
     assert [str(m) for m in response.context["messages"]] == [
-        f"{match}: Seat 1 now has until 31 March 2026, 01:45 UTC+13:45."]
+        f"{match}: Seat 1 now has until 31 March 2026, 01:45 UTC+13:45."
+    ]
 
 
 def test_a_matchs_change_page_makes_as_many_queries_after_thirty_moves_as_after_five(staff_client, alice, bob):
     """Each sent "your turn" email and each event is a row of the page: their players are read
     with the rows, not one query each."""
+
     def played(count):
         match = start_timed_match(alice, bob, options={"variant": "ethiopian"})
         for _ in range(count):
@@ -575,9 +692,17 @@ def test_a_matchs_change_page_makes_as_many_queries_for_six_seats_as_for_two(sta
     """Each seat row named its player (and an AI seat its game) with a query of its own."""
     others = [make_user(name) for name in ("dave", "erin")]
     two = start_timed_match(alice, bob, game="mecca")
-    six = services.match_create(creator=alice, game_slug="mecca", options={}, clock=ClockSpec(), seats=[
-        SeatSpec("creator"), *(SeatSpec("user", username=user.username) for user in (bob, carol, *others)),
-        SeatSpec("ai", ai_level=1)])
+    six = services.match_create(
+        creator=alice,
+        game_slug="mecca",
+        options={},
+        clock=ClockSpec(),
+        seats=[
+            SeatSpec("creator"),
+            *(SeatSpec("user", username=user.username) for user in (bob, carol, *others)),
+            SeatSpec("ai", ai_level=1),
+        ],
+    )
     for user in (bob, carol, *others):
         services.match_accept(match_id=six.pk, user=user)
     services.match_resign(match_id=six.pk, user=carol)  # the AI takes her seat: a former player to name too
@@ -596,23 +721,25 @@ def test_a_long_matchs_page_lists_its_latest_moves_and_links_to_all_of_them(staf
 
     response = staff_client.get(reverse("admin:games_match_change", args=[match.pk]))
 
-    [moves] = [inline for inline in response.context["inline_admin_formsets"]
-               if inline.formset.model is MoveRecord]
+    [moves] = [inline for inline in response.context["inline_admin_formsets"] if inline.formset.model is MoveRecord]
     assert sorted(form.instance.ply for form in moves.forms) == list(range(10, 60)), "the newest 50"
-    log_url = f'{reverse("admin:games_moverecord_changelist")}?match__id__exact={match.pk}'
+    log_url = f"{reverse('admin:games_moverecord_changelist')}?match__id__exact={match.pk}"
     assertContains(response, f'<a href="{log_url}">All 60 moves</a>')
     assert staff_client.get(log_url).context["cl"].result_count == 60
     # Only this match's notifications, though other matches' subjects hold its number too.
     start_match(alice, bob)
     Notification.objects.filter(match=match).update(subject=f"Your turn in Jeexa #{match.pk}")
-    notes_url = f'{reverse("admin:games_notification_changelist")}?match__id__exact={match.pk}'
-    assertContains(response, f'all {Notification.objects.filter(match=match).count()} notification')
+    notes_url = f"{reverse('admin:games_notification_changelist')}?match__id__exact={match.pk}"
+    assertContains(response, f"all {Notification.objects.filter(match=match).count()} notification")
     assert staff_client.get(notes_url).context["cl"].result_count == Notification.objects.filter(match=match).count()
 
 
 def test_admin_pages_name_an_icon_so_browsers_do_not_ask_for_a_missing_favicon(staff_client, matches):
-    for url in (reverse("admin:index"), reverse("admin:games_match_changelist"),
-                reverse("admin:games_match_change", args=[matches["alice_bob"].pk])):
+    for url in (
+        reverse("admin:index"),
+        reverse("admin:games_match_changelist"),
+        reverse("admin:games_match_change", args=[matches["alice_bob"].pk]),
+    ):
         assert '<link rel="icon" href="data:,">' in staff_client.get(url).content.decode()
 
 
@@ -621,15 +748,16 @@ def test_the_admin_names_the_site_and_its_sections_apart(staff_client):
     under a heading "Accounts"."""
     page = staff_client.get(reverse("admin:index")).content.decode()
     assert "Boardgames administration" in page and "Django administration" not in page
-    headings = re.findall(r'<caption>\s*<a[^>]*>([^<]+)</a>', page)
+    headings = re.findall(r"<caption>\s*<a[^>]*>([^<]+)</a>", page)
     assert "Players" in headings and len(headings) == len(set(headings)), headings
 
 
 def test_a_matchs_admin_page_writes_clocks_in_words_and_offers_no_save(staff_client, alice, bob):
     """Nothing on it can be edited (staff act through the actions), yet it showed Save
     buttons; a time bank read 431897."""
-    match = start_timed_match(alice, bob, clock=ClockSpec(time_control="bank", bank_initial_days=5,
-                                                           bank_increment_days=1, bank_cap_days=9))
+    match = start_timed_match(
+        alice, bob, clock=ClockSpec(time_control="bank", bank_initial_days=5, bank_increment_days=1, bank_cap_days=9)
+    )
     page = staff_client.get(reverse("admin:games_match_change", args=[match.pk])).content.decode()
     assert 'name="_save"' not in page and 'name="_continue"' not in page
     cells = re.findall(r'field-time_in_bank">\s*(?:<p>)?([^<]+)', page)
@@ -664,18 +792,24 @@ def messages_of(response) -> list[str]:
 def test_a_matchs_page_offers_only_the_actions_that_apply_to_it(staff_client, staff, alice, bob, carol):
     timed = start_timed_match(alice, bob)  # Alice is to act: her clock runs, Bob's does not
     page = staff_client.get(match_page(timed))
-    assert buttons(page) == ["Abort this match", "Replace Alice (seat 1) by the AI", "Extend Alice's deadline (seat 1)",
-                             "Replace Bob (seat 2) by the AI"]
+    assert buttons(page) == [
+        "Abort this match",
+        "Replace Alice (seat 1) by the AI",
+        "Extend Alice's deadline (seat 1)",
+        "Replace Bob (seat 2) by the AI",
+    ]
     assertContains(page, "Manage this match")
     assertContains(page, '<button type="submit" class="button">Abort this match</button>', html=True)
 
     against_ai = start_match(carol, ai_level=2)  # no clock; the AI's seat is no person's
-    assert buttons(staff_client.get(match_page(against_ai))) == ["Abort this match",
-                                                                 "Replace Carol (seat 1) by the AI"]
-    open_challenge = services.match_create(creator=carol, game_slug="mancala", options={},
-                                           seats=[SeatSpec("creator"), SeatSpec("open")])
-    assert buttons(staff_client.get(match_page(open_challenge))) == ["Abort this match",
-                                                                     "Replace Carol (seat 1) by the AI"]
+    assert buttons(staff_client.get(match_page(against_ai))) == ["Abort this match", "Replace Carol (seat 1) by the AI"]
+    open_challenge = services.match_create(
+        creator=carol, game_slug="mancala", options={}, seats=[SeatSpec("creator"), SeatSpec("open")]
+    )
+    assert buttons(staff_client.get(match_page(open_challenge))) == [
+        "Abort this match",
+        "Replace Carol (seat 1) by the AI",
+    ]
 
     services.match_abort(match_id=timed.pk, actor=staff, reason="Test")
     over = staff_client.get(match_page(timed))
@@ -723,8 +857,10 @@ def test_staff_give_a_players_seat_to_the_ai_from_the_matchs_page(staff_client, 
     assert messages_of(response) == [f"{match}: The AI (Strong) plays seat 2."]
     seat = Seat.objects.get(match=match, number=1)
     assert (seat.user, seat.former_user, seat.ai_level) == (None, bob, 2)
-    assertContains(staff_client.get(reverse("admin:games_match_history", args=[match.pk])),
-                   "The AI (Strong) plays seat 2. Reason: Bob left the site")
+    assertContains(
+        staff_client.get(reverse("admin:games_match_history", args=[match.pk])),
+        "The AI (Strong) plays seat 2. Reason: Bob left the site",
+    )
     assert "Replace Bob (seat 2) by the AI" not in buttons(staff_client.get(match_page(match)))
 
 
@@ -750,14 +886,19 @@ def sent(notification: Notification) -> Notification:
     return notification
 
 
-def test_staff_send_a_notification_again_from_its_row_on_the_matchs_page(staff_client, alice, bob, carol,
-                                                                        django_capture_on_commit_callbacks):
+def test_staff_send_a_notification_again_from_its_row_on_the_matchs_page(
+    staff_client, alice, bob, carol, django_capture_on_commit_callbacks
+):
     match = start_match(alice, bob)
     services.match_abort(match_id=match.pk, actor=None, reason="Test")
     over = sent(Notification.objects.get(user=bob, match=match, kind=Notification.Kind.MATCH_OVER))
     page = staff_client.get(match_page(match))
-    assertContains(page, f'<button type="submit" form="resend-notification" name="notification" '
-                         f'value="{over.pk}" class="button">Send again</button>', html=True)
+    assertContains(
+        page,
+        f'<button type="submit" form="resend-notification" name="notification" '
+        f'value="{over.pk}" class="button">Send again</button>',
+        html=True,
+    )
     assertContains(page, f'<input type="hidden" name="{ON_ITS_PAGE}" value="resend_notification">', html=True)
     chosen = {ON_ITS_PAGE: "resend_notification", "_selected_action": match.pk}
 
@@ -766,19 +907,24 @@ def test_staff_send_a_notification_again_from_its_row_on_the_matchs_page(staff_c
 
     assert messages_of(response) == ["1 notification queued again, to be sent as they were written."]
     copy = Notification.objects.get(resent_from=over)
-    assertContains(staff_client.get(reverse("admin:games_match_history", args=[match.pk])),
-                   f"Notification {over.pk} (Match over to Bob) sent again, as notification {copy.pk}.")
+    assertContains(
+        staff_client.get(reverse("admin:games_match_history", args=[match.pk])),
+        f"Notification {over.pk} (Match over to Bob) sent again, as notification {copy.pk}.",
+    )
     # Only this match's rows: another match's number posted here is not sent.
-    elsewhere = sent(Notification.objects.get(user=carol, kind=Notification.Kind.INVITATION,
-                                              match=start_timed_match(alice, carol)))
+    elsewhere = sent(
+        Notification.objects.get(user=carol, kind=Notification.Kind.INVITATION, match=start_timed_match(alice, carol))
+    )
     staff_client.post(match_page(match), {**chosen, "notification": elsewhere.pk})
     assert not Notification.objects.filter(resent_from=elsewhere).exists()
 
 
 def resend_buttons(response, name: str = "notification") -> set[int]:
     """The notifications whose row on the page has a "Send again" button."""
-    return {int(pk) for pk in re.findall(rf'form="resend-notification" name="{name}" value="(\d+)"',
-                                         response.content.decode())}
+    return {
+        int(pk)
+        for pk in re.findall(rf'form="resend-notification" name="{name}" value="(\d+)"', response.content.decode())
+    }
 
 
 @pytest.fixture
@@ -792,14 +938,20 @@ def notices(alice, bob, carol):
     services.match_abort(match_id=cancelled.pk, actor=None, reason="Test")
     Notification.objects.filter(kind=Notification.Kind.REMINDER).delete()
     Notification.objects.update(sent_at=timezone.now(), outcome="sent", attempts=1)
-    to_come = Notification.objects.create(user=bob, match=match, kind=Notification.Kind.REMINDER,
-                                          subject="A day left", body="Your clock runs out tomorrow.",
-                                          due_at=timezone.now() + timedelta(days=1))
+    to_come = Notification.objects.create(
+        user=bob,
+        match=match,
+        kind=Notification.Kind.REMINDER,
+        subject="A day left",
+        body="Your clock runs out tomorrow.",
+        due_at=timezone.now() + timedelta(days=1),
+    )
     type(alice).objects.filter(pk=alice.pk).update(turn_notice="none")
     type(carol).objects.filter(pk=carol.pk).update(is_active=False)
     kind = Notification.Kind
     return {
-        "match": match, "cancelled": cancelled,
+        "match": match,
+        "cancelled": cancelled,
         "bobs_turn": Notification.objects.get(user=bob, match=match, kind=kind.YOUR_TURN),
         "alices_turn": Notification.objects.get(user=alice, match=match, kind=kind.YOUR_TURN),
         "invitation": Notification.objects.get(user=bob, match=match, kind=kind.INVITATION),
@@ -822,25 +974,36 @@ def test_a_matchs_page_offers_send_again_only_where_sending_it_makes_sense(staff
     refused = act(staff_client, match, {**chosen, "notification": notices["invitation"].pk})
     assert messages_of(refused) == [
         f"Notification {notices['invitation'].pk} (Invitation to Bob about {match}): {services.INVITATION_CLOSED}",
-        "0 notifications queued again, to be sent as they were written."]
-    closed = act(staff_client, cancelled, {**chosen, "_selected_action": cancelled.pk,
-                                           "notification": notices["closed"].pk})
+        "0 notifications queued again, to be sent as they were written.",
+    ]
+    closed = act(
+        staff_client, cancelled, {**chosen, "_selected_action": cancelled.pk, "notification": notices["closed"].pk}
+    )
     assert messages_of(closed)[0].endswith(services.ACCOUNT_CLOSED)
     assert not Notification.objects.filter(resent_from__isnull=False).exists()
 
 
 def test_the_notifications_list_offers_send_again_on_the_rows_where_it_makes_sense(
-        staff_client, notices, django_capture_on_commit_callbacks):
+    staff_client, notices, django_capture_on_commit_callbacks
+):
     notes = reverse("admin:games_notification_changelist")
     page = staff_client.get(notes)
     assert resend_buttons(page, "_selected_action") == {notices["bobs_turn"].pk}
 
     with django_capture_on_commit_callbacks(execute=False):
-        response = staff_client.post(notes, {"action": "resend", "index": "0",  # what the row's button posts
-                                             "_selected_action": notices["bobs_turn"].pk}, follow=True)
+        response = staff_client.post(
+            notes,
+            {
+                "action": "resend",
+                "index": "0",  # what the row's button posts
+                "_selected_action": notices["bobs_turn"].pk,
+            },
+            follow=True,
+        )
 
     assert [str(message) for message in response.context["messages"]] == [
-        "1 notification queued again, to be sent as they were written."]
+        "1 notification queued again, to be sent as they were written."
+    ]
     assert Notification.objects.get(resent_from__isnull=False).resent_from == notices["bobs_turn"]
 
 
@@ -853,6 +1016,7 @@ def test_a_closed_account_is_sent_nothing_again(notices):
 
 def test_the_notifications_list_makes_as_many_queries_for_thirty_rows_as_for_five(staff_client, alice, bob):
     """Whether each row may be sent again is read with the rows, not one query each."""
+
     def listed_queries() -> int:
         Notification.objects.update(sent_at=timezone.now(), outcome="sent")
         with CaptureQueriesContext(connection) as queries:
@@ -882,16 +1046,22 @@ def test_a_moderator_with_the_match_permission_acts_from_the_page_but_sends_no_n
 
     page = client.get(match_page(match))
 
-    assert buttons(page) == ["Abort this match", "Replace Alice (seat 1) by the AI", "Extend Alice's deadline (seat 1)",
-                             "Replace Bob (seat 2) by the AI"]
+    assert buttons(page) == [
+        "Abort this match",
+        "Replace Alice (seat 1) by the AI",
+        "Extend Alice's deadline (seat 1)",
+        "Replace Bob (seat 2) by the AI",
+    ]
     assertNotContains(page, "Send again")
     assertNotContains(page, "resend-notification")
-    response = act(client, match, {ON_ITS_PAGE: "abort_matches", "_selected_action": match.pk, "apply": "1",
-                                   "reason": "Reported"})
+    response = act(
+        client, match, {ON_ITS_PAGE: "abort_matches", "_selected_action": match.pk, "apply": "1", "reason": "Reported"}
+    )
     assert messages_of(response) == [f"{match} aborted."]
     over = sent(Notification.objects.get(user=bob, match=match, kind=Notification.Kind.MATCH_OVER))
-    client.post(match_page(match), {ON_ITS_PAGE: "resend_notification", "_selected_action": match.pk,
-                                    "notification": over.pk})
+    client.post(
+        match_page(match), {ON_ITS_PAGE: "resend_notification", "_selected_action": match.pk, "notification": over.pk}
+    )
     assert not Notification.objects.filter(resent_from=over).exists(), "resending needs the notifications' permission"
 
 
@@ -905,8 +1075,10 @@ def test_a_moderator_who_may_only_look_gets_no_buttons_and_cannot_post_one(clien
 
     assert page.status_code == 200 and buttons(page) == []
     assertNotContains(page, "Manage this match")
-    response = client.post(match_page(match), {ON_ITS_PAGE: "abort_matches", "_selected_action": match.pk,
-                                               "apply": "1", "reason": "no right"})
+    response = client.post(
+        match_page(match),
+        {ON_ITS_PAGE: "abort_matches", "_selected_action": match.pk, "apply": "1", "reason": "no right"},
+    )
     assert response.status_code == 403
     match.refresh_from_db()
     assert match.status == Status.ACTIVE
@@ -919,12 +1091,14 @@ def test_the_matchs_page_buttons_post_with_a_csrf_token_and_are_refused_without(
     browser = Client(enforce_csrf_checks=True)
     browser.force_login(staff)
     page = browser.get(match_page(match)).content.decode()
-    tools = page[page.index('id="match-tools"'):page.index('id="content-main"')]
+    tools = page[page.index('id="match-tools"') : page.index('id="content-main"')]
     # Abort, two seats to the AI, and the form the notifications' "Send again" buttons belong to.
     assert tools.count('method="post"') == tools.count('name="csrfmiddlewaretoken"') == 4
 
-    forged = browser.post(match_page(match), {ON_ITS_PAGE: "abort_matches", "_selected_action": match.pk,
-                                              "apply": "1", "reason": "From another site"})
+    forged = browser.post(
+        match_page(match),
+        {ON_ITS_PAGE: "abort_matches", "_selected_action": match.pk, "apply": "1", "reason": "From another site"},
+    )
 
     assert forged.status_code == 403
     match.refresh_from_db()

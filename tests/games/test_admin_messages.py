@@ -17,8 +17,10 @@ from tests.conftest import make_user, signed_in
 
 @pytest.fixture
 def said(alice, bob, match) -> list[Message]:
-    return [services.message_post(match_id=match.pk, user=alice, text="good luck"),
-            services.message_post(match_id=match.pk, user=bob, text="rude words")]
+    return [
+        services.message_post(match_id=match.pk, user=alice, text="good luck"),
+        services.message_post(match_id=match.pk, user=bob, text="rude words"),
+    ]
 
 
 def admin_page(match: Match) -> str:
@@ -82,8 +84,14 @@ def test_the_list_finds_messages_by_words_author_and_hidden(staff, match, said):
 def test_the_list_hides_a_message_through_the_service(staff, match, said):
     client = signed_in(staff)
     before = Match.objects.get(pk=match.pk).revision
-    data = {"form-TOTAL_FORMS": "2", "form-INITIAL_FORMS": "2", "form-0-id": said[1].pk, "form-0-hidden": "on",
-            "form-1-id": said[0].pk, "_save": "Save"}
+    data = {
+        "form-TOTAL_FORMS": "2",
+        "form-INITIAL_FORMS": "2",
+        "form-0-id": said[1].pk,
+        "form-0-hidden": "on",
+        "form-1-id": said[0].pk,
+        "_save": "Save",
+    }
     response = client.post(reverse("admin:games_message_changelist"), data)
     assert response.status_code == 302
     assert [m.hidden for m in Message.objects.order_by("pk")] == [False, True]
@@ -139,7 +147,13 @@ def test_staff_hide_a_reported_message_on_its_own_page(staff, match, reported):
     client = signed_in(staff)
     url = reverse("admin:games_message_change", args=[reported.pk])
     page = client.get(url).content.decode()
-    response = client.post(url, {**dict(re.findall(r'<input type="hidden" name="([^"]+)" value="([^"]*)"', page)),
-                                 "hidden": "on", "_save": "Save"})
+    response = client.post(
+        url,
+        {
+            **dict(re.findall(r'<input type="hidden" name="([^"]+)" value="([^"]*)"', page)),
+            "hidden": "on",
+            "_save": "Save",
+        },
+    )
     assert response.status_code == 302 and Message.objects.get(pk=reported.pk).hidden
     assert MessageReport.objects.filter(message=reported).count() == 2, "the reports stay"

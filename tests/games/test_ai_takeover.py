@@ -110,7 +110,8 @@ def seated_match(game: str, players: int, options: dict, ai_seat: int | None) ->
     # A fixed seed before anyone moves: the same deal, rolls and AI choices on every run.
     game_obj = match.game_obj
     Match.objects.filter(pk=match.pk).update(
-        seed=SEED, state=game_obj.dump(game_obj.initial_state(players, match.options, SEED)))
+        seed=SEED, state=game_obj.dump(game_obj.initial_state(players, match.options, SEED))
+    )
     for seat in match.seats.filter(accepted=False):
         services.match_accept(match_id=match.pk, user=seat.user)
     match.refresh_from_db()
@@ -120,8 +121,10 @@ def seated_match(game: str, players: int, options: dict, ai_seat: int | None) ->
 
 def wait_for_the_ai(match: Match) -> None:
     version = match.version
-    wait_until(lambda: Match.objects.filter(pk=match.pk).exclude(version=version, status=Status.ACTIVE).exists(),
-               what=f"the AI to move in match {match.pk} at version {version} (a stuck match?)")
+    wait_until(
+        lambda: Match.objects.filter(pk=match.pk).exclude(version=version, status=Status.ACTIVE).exists(),
+        what=f"the AI to move in match {match.pk} at version {version} (a stuck match?)",
+    )
 
 
 def play(match: Match, rng: random.Random, *, until: Callable[[object, Seat], bool]) -> Seat | None:
@@ -140,8 +143,12 @@ def play(match: Match, rng: random.Random, *, until: Callable[[object, Seat], bo
             continue
         if until(state, seat):
             return seat
-        services.move_submit(match_id=match.pk, user=seat.user, move=rng.choice(game.legal_moves(state, number)),
-                             expected_version=match.version)
+        services.move_submit(
+            match_id=match.pk,
+            user=seat.user,
+            move=rng.choice(game.legal_moves(state, number)),
+            expected_version=match.version,
+        )
     pytest.fail(f"no end after {MAX_PLIES} moves")
 
 
@@ -149,11 +156,13 @@ def take_over(match: Match, seat: Seat, how: str, staff: User) -> None:
     if how == "resignation":
         services.match_resign(match_id=match.pk, user=seat.user)
     elif how == "timeout":
-        assert services.match_timeout(match_id=match.pk, expected_version=match.version,
-                                      now=seat.deadline + timedelta(seconds=1)) == [seat.number]
+        assert services.match_timeout(
+            match_id=match.pk, expected_version=match.version, now=seat.deadline + timedelta(seconds=1)
+        ) == [seat.number]
     else:
-        services.seat_replace_by_ai(match_id=match.pk, seat_number=seat.number, level=2, actor=staff,
-                                    reason="Gone for good")
+        services.seat_replace_by_ai(
+            match_id=match.pk, seat_number=seat.number, level=2, actor=staff, reason="Gone for good"
+        )
 
 
 def assert_played_legally(match: Match) -> None:
@@ -180,8 +189,16 @@ def cases():
         for how in HOWS:
             if how == "resignation" and players == 2:
                 continue  # two players: a resignation ends the match
-            yield pytest.param(game, players, options, moment, seat, ai_seat, how,
-                               id=f"{game}-{players}p-{moment.__name__}-seat{seat}-{how}")
+            yield pytest.param(
+                game,
+                players,
+                options,
+                moment,
+                seat,
+                ai_seat,
+                how,
+                id=f"{game}-{players}p-{moment.__name__}-seat{seat}-{how}",
+            )
 
 
 # Each case plays on to the end after one way of taking the seat (the slowest part); the
@@ -191,7 +208,17 @@ TO_THE_END = {"mancala": "staff", "mecca": "timeout", "jeexa": "resignation", "m
 
 @pytest.mark.parametrize(("game", "players", "options", "moment", "taken", "ai_seat", "how"), list(cases()))
 def test_the_ai_finishes_a_turn_it_took_over_and_the_match_goes_on_to_the_end(
-        worker, failures, staff, game, players, options, moment, taken, ai_seat, how):  # noqa: F811
+    worker,  # noqa: F811
+    failures,
+    staff,
+    game,
+    players,
+    options,
+    moment,
+    taken,
+    ai_seat,
+    how,
+):
     match = seated_match(game, players, options, ai_seat)
     rng = random.Random(f"{game}-{taken}-{how}")
     seat = play(match, rng, until=lambda state, seat: taken in (None, seat.number) and moment(state, seat.number))
@@ -228,10 +255,14 @@ def test_two_ai_seats_that_follow_each_other_play_a_match_through_to_its_end(wor
     rng = random.Random("all the AI")
     seat = play(match, rng, until=lambda state, seat: mecca_placements_left(state, seat.number))
     for number in range(3):
-        services.seat_replace_by_ai(match_id=match.pk, seat_number=(seat.number + number) % 3, level=1, actor=staff,
-                                    reason="")
-    wait_until(lambda: Match.objects.filter(pk=match.pk, status=Status.FINISHED).exists(),
-               what="the AIs to play the match to its end", timeout=120)
+        services.seat_replace_by_ai(
+            match_id=match.pk, seat_number=(seat.number + number) % 3, level=1, actor=staff, reason=""
+        )
+    wait_until(
+        lambda: Match.objects.filter(pk=match.pk, status=Status.FINISHED).exists(),
+        what="the AIs to play the match to its end",
+        timeout=120,
+    )
     assert_played_legally(match)
     assert not match.seats.filter(to_act=True).exists()
     assert failures == []

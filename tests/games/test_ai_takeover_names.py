@@ -39,8 +39,9 @@ def test_the_mecca_board_names_the_player_who_placed_all_their_pilgrims(client, 
             break
         state = after
     Match.objects.filter(pk=match.pk).update(state=game.dump(state))
-    services.move_submit(match_id=match.pk, move=move, expected_version=match.version,
-                         user=match.seats.get(number=seat).user)
+    services.move_submit(
+        match_id=match.pk, move=move, expected_version=match.version, user=match.seats.get(number=seat).user
+    )
     match.refresh_from_db()
     assert match.result["reason"] == "Bob placed all their pilgrims"
 
@@ -83,16 +84,24 @@ def test_the_lobby_names_whom_the_ai_replaces_on_an_invited_seat(client, alice, 
 
 def test_naming_whom_the_ai_replaces_costs_no_query_per_match(client, alice, bob, carol, staff):
     start_timed_match(alice, bob, carol, game="jeexa")
-    services.match_create(creator=bob, game_slug="jeexa", options={}, seats=[
-        SeatSpec("creator"), SeatSpec("user", username=carol.username), SeatSpec("open")])
+    services.match_create(
+        creator=bob,
+        game_slug="jeexa",
+        options={},
+        seats=[SeatSpec("creator"), SeatSpec("user", username=carol.username), SeatSpec("open")],
+    )
     client.force_login(alice)
     before = {page: queries(client, page) for page in ("dashboard", "lobby")}
     for _ in range(3):
         match = start_timed_match(alice, bob, carol, game="jeexa")
         services.match_resign(match_id=match.pk, user=bob)
         services.seat_replace_by_ai(match_id=match.pk, seat_number=2, level=1, actor=staff, reason="")
-        open_match = services.match_create(creator=bob, game_slug="jeexa", options={}, seats=[
-            SeatSpec("creator"), SeatSpec("user", username=carol.username), SeatSpec("open")])
+        open_match = services.match_create(
+            creator=bob,
+            game_slug="jeexa",
+            options={},
+            seats=[SeatSpec("creator"), SeatSpec("user", username=carol.username), SeatSpec("open")],
+        )
         services.seat_replace_by_ai(match_id=open_match.pk, seat_number=1, level=1, actor=staff, reason="")
 
     assert {page: queries(client, page) for page in ("dashboard", "lobby")} == before

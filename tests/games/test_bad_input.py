@@ -35,13 +35,22 @@ from tests.conftest import signed_in
 HTMX = {"HTTP_HX_REQUEST": "true"}
 LONG = "x" * 100_000
 FORM = "application/x-www-form-urlencoded"
-MATCH_POSTS = ["match_move", "match_join", "match_accept", "match_decline", "match_cancel", "match_resign",
-               "match_rematch"]
+MATCH_POSTS = [
+    "match_move",
+    "match_join",
+    "match_accept",
+    "match_decline",
+    "match_cancel",
+    "match_resign",
+    "match_rematch",
+]
 MATCH_GETS = ["match_detail", "match_poll", "match_replay"]
 MISSING = 999_999
 # Python's and Django's own words: a player must never read them.
-NOT_PLAIN = re.compile(r"Traceback|Exception|Error\b|object at 0x|<class |\(\d{3}\)|Forbidden|Bad Request"
-                       r"|invalid literal|NoneType|\{'|\['")
+NOT_PLAIN = re.compile(
+    r"Traceback|Exception|Error\b|object at 0x|<class |\(\d{3}\)|Forbidden|Bad Request"
+    r"|invalid literal|NoneType|\{'|\['"
+)
 
 
 def stored() -> tuple:
@@ -146,12 +155,16 @@ def test_a_bad_move_is_refused_in_words_and_changes_nothing(alice, match, data, 
     assert stored() == before
 
 
-@pytest.mark.parametrize(("body", "message"), [
-    (b"move=\xff\xfe&version=0", "1 to 6"),
-    (b"move=1&version=\xff", MALFORMED),
-    (b"move=%ff&version=0", "1 to 6"),
-    (b"\xff\xfe\xfd", MALFORMED),
-], ids=["move", "version", "escaped", "no fields"])
+@pytest.mark.parametrize(
+    ("body", "message"),
+    [
+        (b"move=\xff\xfe&version=0", "1 to 6"),
+        (b"move=1&version=\xff", MALFORMED),
+        (b"move=%ff&version=0", "1 to 6"),
+        (b"\xff\xfe\xfd", MALFORMED),
+    ],
+    ids=["move", "version", "escaped", "no fields"],
+)
 @pytest.mark.parametrize("headers", [{}, HTMX], ids=["form", "htmx"])
 def test_a_move_form_that_is_not_utf8_is_refused_in_words(alice, match, body, message, headers):
     before = stored()
@@ -165,11 +178,17 @@ def test_a_move_for_the_other_seat_or_an_earlier_position_is_refused_in_words(al
     services.move_submit(match_id=match.pk, user=alice, move="1", expected_version=0)
     before = stored()
     # Bob's move sent from Alice's page: her seat, her turn is over.
-    assert_told(signed_in(alice).post(reverse("match_move", args=[match.pk]), {"move": "8", "version": "1"},
-                                      **headers), NOT_YOUR_TURN, htmx=bool(headers))
+    assert_told(
+        signed_in(alice).post(reverse("match_move", args=[match.pk]), {"move": "8", "version": "1"}, **headers),
+        NOT_YOUR_TURN,
+        htmx=bool(headers),
+    )
     # Another move than the one played, from the page before it: stale, not played.
-    assert_told(signed_in(alice).post(reverse("match_move", args=[match.pk]), {"move": "2", "version": "0"},
-                                      **headers), STALE_MOVE, htmx=bool(headers))
+    assert_told(
+        signed_in(alice).post(reverse("match_move", args=[match.pk]), {"move": "2", "version": "0"}, **headers),
+        STALE_MOVE,
+        htmx=bool(headers),
+    )
     assert stored() == before
 
 
@@ -182,8 +201,7 @@ def test_every_game_refuses_a_notation_it_does_not_know_in_words(alice, bob, slu
     mover = alice if match.seats.get(number=0).to_act else bob
     before = stored()
     for move in ("zz9", "1", "-1", "h8:99", "9" * 60, "²", "place", "end end", " "):
-        response = signed_in(mover).post(reverse("match_move", args=[match.pk]), {"move": move, "version": "0"},
-                                         **HTMX)
+        response = signed_in(mover).post(reverse("match_move", args=[match.pk]), {"move": move, "version": "0"}, **HTMX)
         assert response.status_code in (400, 422), (move, response.status_code)
         assert_told(response, '<p class="error" role="alert">', htmx=True)
     assert stored() == before
@@ -200,15 +218,17 @@ def test_a_move_before_the_match_started_is_refused_in_words(alice, invited):
 # --- actions the match's state does not allow ---------------------------------------------
 
 
-@pytest.mark.parametrize(("name", "who", "message"), [
-    ("match_accept", "alice", YOUR_OWN_MATCH),
-    ("match_cancel", "bob", ONLY_CREATOR_CANCELS),
-    ("match_rematch", "alice", NOT_FINISHED),
-])
+@pytest.mark.parametrize(
+    ("name", "who", "message"),
+    [
+        ("match_accept", "alice", YOUR_OWN_MATCH),
+        ("match_cancel", "bob", ONLY_CREATOR_CANCELS),
+        ("match_rematch", "alice", NOT_FINISHED),
+    ],
+)
 def test_an_action_the_match_does_not_allow_is_refused_in_words(alice, bob, invited, name, who, message):
     before = stored()
-    response = signed_in({"alice": alice, "bob": bob}[who]).post(reverse(name, args=[invited.pk]),
-                                                                 {"accepting": "abc"})
+    response = signed_in({"alice": alice, "bob": bob}[who]).post(reverse(name, args=[invited.pk]), {"accepting": "abc"})
     assert 400 <= response.status_code < 500
     assert message in response.content.decode() and "site.css" in response.content.decode()
     assert not NOT_PLAIN.search(said(response))
@@ -219,14 +239,21 @@ def test_an_action_the_match_does_not_allow_is_refused_in_words(alice, bob, invi
 def test_join_or_accept_pressed_twice_shows_the_match_with_words_not_a_refusal(alice, bob, carol, starts):
     """A double click or a second tab: the first press did what was asked, so the second
     (whose answer is the page the browser shows) lands on the match, not on an error page."""
-    seats = [SeatSpec("creator"), SeatSpec("user", username=bob.username), SeatSpec("open"),
-             *([] if starts else [SeatSpec("open")])]
+    seats = [
+        SeatSpec("creator"),
+        SeatSpec("user", username=bob.username),
+        SeatSpec("open"),
+        *([] if starts else [SeatSpec("open")]),
+    ]
     match = services.match_create(creator=alice, game_slug="jeexa", options={}, seats=seats)
     services.match_accept(match_id=match.pk, user=bob)
     services.match_join(match_id=match.pk, user=carol)
     before = stored()
-    for who, name, message in ((bob, "match_accept", ALREADY_ACCEPTED), (carol, "match_join", ALREADY_SEATED),
-                               (alice, "match_join", ALREADY_SEATED)):
+    for who, name, message in (
+        (bob, "match_accept", ALREADY_ACCEPTED),
+        (carol, "match_join", ALREADY_SEATED),
+        (alice, "match_join", ALREADY_SEATED),
+    ):
         response = signed_in(who).post(reverse(name, args=[match.pk]), follow=True)
         assert response.redirect_chain == [(reverse("match_detail", args=[match.pk]), 302)], name
         assert message in said(response) and "site.css" in response.content.decode()
@@ -239,8 +266,7 @@ def test_join_or_accept_pressed_twice_shows_the_match_with_words_not_a_refusal(a
 @pytest.mark.parametrize("accepting", ["abc", "", LONG, "9" * 30, "-1", "²", str(MISSING)])
 def test_a_forged_rematch_to_accept_is_ignored_or_refused_in_words(alice, bob, match, accepting):
     services.match_resign(match_id=match.pk, user=bob)
-    response = signed_in(alice).post(reverse("match_rematch", args=[match.pk]), {"accepting": accepting},
-                                     follow=True)
+    response = signed_in(alice).post(reverse("match_rematch", args=[match.pk]), {"accepting": accepting}, follow=True)
     assert response.status_code < 500
     assert not NOT_PLAIN.search(said(response))
     assert Match.objects.filter(rematch_of=match).count() <= 1
@@ -258,8 +284,9 @@ def test_a_bad_csrf_token_sends_nothing_and_says_so(alice, match, name, token):
     before = stored()
 
     page = client.post(reverse(name, args=[match.pk]), {"move": "1", "version": "0", "csrfmiddlewaretoken": token})
-    fragment = client.post(reverse(name, args=[match.pk]), {"move": "1", "version": "0"},
-                           HTTP_X_CSRFTOKEN=token, **HTMX)
+    fragment = client.post(
+        reverse(name, args=[match.pk]), {"move": "1", "version": "0"}, HTTP_X_CSRFTOKEN=token, **HTMX
+    )
 
     assert page.status_code == 403 and "Nothing was sent" in page.content.decode()
     assert "site.css" in page.content.decode() and not NOT_PLAIN.search(said(page))
@@ -285,8 +312,9 @@ def test_an_unexpected_method_changes_nothing_and_is_answered_in_words(alice, ma
         assert OPENED_NOT_SENT in text
 
 
-@pytest.mark.parametrize("url", ["home", "lobby", "dashboard", "finished_matches", "match_detail", "match_replay",
-                                 "game_rules", "match_new"])
+@pytest.mark.parametrize(
+    "url", ["home", "lobby", "dashboard", "finished_matches", "match_detail", "match_replay", "game_rules", "match_new"]
+)
 def test_a_head_request_to_a_page_is_answered_like_a_get(alice, match, url):
     """HEAD (link checkers, monitors, curl -I) was refused with a 405 wherever GET was required."""
     args = {"match_detail": [match.pk], "match_replay": [match.pk], "game_rules": ["mancala"], "match_new": ["mancala"]}
@@ -298,21 +326,40 @@ def test_a_head_request_to_a_page_is_answered_like_a_get(alice, match, url):
 def test_a_page_refuses_a_method_it_has_no_use_for(alice, url):
     """A DELETE to the home page or the new-match form drew them as if it were a GET."""
     args = {"match_new": ["mancala"]}.get(url, [])
-    response = Client().delete(reverse(url, args=args)) if url == "home" else signed_in(alice).delete(
-        reverse(url, args=args))
+    response = (
+        Client().delete(reverse(url, args=args)) if url == "home" else signed_in(alice).delete(reverse(url, args=args))
+    )
     assert response.status_code == 405 and "does not take that kind of request" in response.content.decode()
 
 
-@pytest.mark.parametrize("query", [
-    {"token": LONG}, {"token": ""}, {"token": "%ff"}, {"ply": "-5"}, {"ply": LONG}, {"ply": "9" * 30},
-    {"ply": "abc"}, {"ply": "²"}, {"page": "0"}, {"page": "-1"}, {"page": "9" * 30}, {"page": "abc"},
-], ids=lambda query: f"{next(iter(query))}={next(iter(query.values()))[:8]}")
+@pytest.mark.parametrize(
+    "query",
+    [
+        {"token": LONG},
+        {"token": ""},
+        {"token": "%ff"},
+        {"ply": "-5"},
+        {"ply": LONG},
+        {"ply": "9" * 30},
+        {"ply": "abc"},
+        {"ply": "²"},
+        {"page": "0"},
+        {"page": "-1"},
+        {"page": "9" * 30},
+        {"page": "abc"},
+    ],
+    ids=lambda query: f"{next(iter(query))}={next(iter(query.values()))[:8]}",
+)
 @pytest.mark.parametrize("headers", [{}, HTMX], ids=["page", "htmx"])
 def test_a_page_with_a_bad_query_is_drawn_anyway(alice, match, query, headers):
     client = signed_in(alice)
     before = stored()
-    for url in (reverse("match_poll", args=[match.pk]), reverse("match_replay", args=[match.pk]),
-                reverse("finished_matches"), reverse("match_detail", args=[match.pk])):
+    for url in (
+        reverse("match_poll", args=[match.pk]),
+        reverse("match_replay", args=[match.pk]),
+        reverse("finished_matches"),
+        reverse("match_detail", args=[match.pk]),
+    ):
         response = client.get(url, query, **headers)
         assert response.status_code == 200, (url, response.status_code)
         assert not NOT_PLAIN.search(said(response))
@@ -333,15 +380,34 @@ def test_a_new_match_form_sent_with_no_fields_says_which_are_missing(alice, head
     assert not Match.objects.exists()
 
 
-@pytest.mark.parametrize("data", [
-    {"position": "first", "seat_1": "ai:1", "seat_2": "ai:1", "seat_5": "open"},  # Mecca's form
-    {"option_variant": LONG, "position": LONG, "seat_1": LONG, "invite_1": LONG, "form_token": LONG,
-     "time_control": LONG, "days_per_move": LONG, "bank_initial_days": LONG},
-    {"option_variant": "egyptian", "position": "first", "seat_1": "ai:" + "9" * 30},
-    {"option_variant": "egyptian", "position": "first", "seat_1": "ai:"},
-    {"option_variant": "egyptian", "position": "first", "seat_1": "ai:1", "time_control": "bank",
-     "bank_initial_days": "9" * 30, "bank_increment_days": "-1", "bank_cap_days": "abc"},
-], ids=["another game's form", "100k values", "a huge AI level", "no AI level", "bad numbers"])
+@pytest.mark.parametrize(
+    "data",
+    [
+        {"position": "first", "seat_1": "ai:1", "seat_2": "ai:1", "seat_5": "open"},  # Mecca's form
+        {
+            "option_variant": LONG,
+            "position": LONG,
+            "seat_1": LONG,
+            "invite_1": LONG,
+            "form_token": LONG,
+            "time_control": LONG,
+            "days_per_move": LONG,
+            "bank_initial_days": LONG,
+        },
+        {"option_variant": "egyptian", "position": "first", "seat_1": "ai:" + "9" * 30},
+        {"option_variant": "egyptian", "position": "first", "seat_1": "ai:"},
+        {
+            "option_variant": "egyptian",
+            "position": "first",
+            "seat_1": "ai:1",
+            "time_control": "bank",
+            "bank_initial_days": "9" * 30,
+            "bank_increment_days": "-1",
+            "bank_cap_days": "abc",
+        },
+    ],
+    ids=["another game's form", "100k values", "a huge AI level", "no AI level", "bad numbers"],
+)
 def test_a_forged_new_match_form_is_refused_in_words(alice, data):
     response = signed_in(alice).post(reverse("match_new", args=["mancala"]), data)
     assert response.status_code == 400
@@ -351,7 +417,8 @@ def test_a_forged_new_match_form_is_refused_in_words(alice, data):
 
 
 def test_a_new_match_form_that_is_not_utf8_is_refused_in_words(alice):
-    response = signed_in(alice).post(reverse("match_new", args=["mancala"]), b"position=\xff&seat_1=\xfe",
-                                      content_type=FORM)
+    response = signed_in(alice).post(
+        reverse("match_new", args=["mancala"]), b"position=\xff&seat_1=\xfe", content_type=FORM
+    )
     assert response.status_code == 400 and "Select a valid choice" in response.content.decode()
     assert not Match.objects.exists()

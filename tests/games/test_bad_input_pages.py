@@ -62,6 +62,7 @@ def test_a_method_an_address_does_not_take_is_named_without_jargon(alice):
 
 def test_a_server_error_page_looks_like_the_site(alice, monkeypatch):
     """It had no stylesheet and no top bar: a bare page from somewhere else."""
+
     def fail(user):
         raise RuntimeError("the database is gone")
 
@@ -90,8 +91,9 @@ def test_a_form_sent_from_another_address_is_refused_as_such(alice, origin, head
     client.force_login(alice)
     client.get(reverse("profile"))
     token = client.cookies["csrftoken"].value
-    response = client.post(reverse("profile"), {"display_name": "Al", "csrfmiddlewaretoken": token},
-                           HTTP_ORIGIN=origin, **headers)
+    response = client.post(
+        reverse("profile"), {"display_name": "Al", "csrfmiddlewaretoken": token}, HTTP_ORIGIN=origin, **headers
+    )
     assert_site_page(response, 403, "This form came from another site")
     assert ("DJANGO_BEHIND_TLS_PROXY=1" in said(response)) == (origin == "https://testserver")
     assert User.objects.get(pk=alice.pk).display_name == "Alice"
@@ -101,8 +103,9 @@ def test_a_form_sent_from_another_address_is_refused_as_such(alice, origin, head
 def test_a_nul_character_is_refused_in_the_sites_layout_and_words(alice, match, headers):
     """The refusal was a bare line of text, with no way back to the site."""
     before = stored()
-    response = signed_in(alice).post(reverse("match_move", args=[match.pk]), {"move": "1\x00", "version": "0"},
-                                     **headers)
+    response = signed_in(alice).post(
+        reverse("match_move", args=[match.pk]), {"move": "1\x00", "version": "0"}, **headers
+    )
     assert_site_page(response, 400, NUL_REFUSED)
     assert "Sign out" in said(response)  # still signed in
     assert stored() == before

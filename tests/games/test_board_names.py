@@ -27,14 +27,23 @@ def finished_board(slug: str, seed: int) -> str:
         seat = game.to_act(state)[0]
         state = game.apply(state, seat, rng.choice(game.legal_moves(state, seat)))
     view = game.view(state, 0)
-    html = render_to_string(f"games/boards/{slug}.html", {
-        "view": view, "board": board_context(slug, view, 0, []), "match": SimpleNamespace(pk=1, version=0),
-        "names": NAMES, "legal": []})
+    html = render_to_string(
+        f"games/boards/{slug}.html",
+        {
+            "view": view,
+            "board": board_context(slug, view, 0, []),
+            "match": SimpleNamespace(pk=1, version=0),
+            "names": NAMES,
+            "legal": [],
+        },
+    )
     return " ".join(html.split())
 
 
-@pytest.mark.parametrize("slug, table", [("mecca", "mecca-scores"), ("mecca", "mecca-colours"),
-                                         ("jeexa", "jx-table"), ("jeexa", "jx-hand-scores")])
+@pytest.mark.parametrize(
+    "slug, table",
+    [("mecca", "mecca-scores"), ("mecca", "mecca-colours"), ("jeexa", "jx-table"), ("jeexa", "jx-hand-scores")],
+)
 def test_finished_boards_name_the_players(slug, table):
     html = finished_board(slug, seed=7)
     part = re.search(rf'class="{table}".*?</(table|p)>', html)[0]
@@ -51,9 +60,16 @@ def test_the_mesopotamia_status_counts_one_movement_point_in_the_singular():
     state = game.apply(state, seat, next(m for m in game.legal_moves(state, seat) if m.startswith("move")))
     view = game.view(state, seat)
     assert view["turn"]["mp"] == 1
-    html = render_to_string("games/boards/mesopotamia.html", {
-        "view": view, "board": board_context("mesopotamia", view, seat, []), "match": SimpleNamespace(pk=1, version=0),
-        "names": NAMES, "legal": []})
+    html = render_to_string(
+        "games/boards/mesopotamia.html",
+        {
+            "view": view,
+            "board": board_context("mesopotamia", view, seat, []),
+            "match": SimpleNamespace(pk=1, version=0),
+            "names": NAMES,
+            "legal": [],
+        },
+    )
     assert "1</span> movement point left" in html
 
 
@@ -64,15 +80,20 @@ def test_jeexa_tells_the_player_placing_of_your_pieces_and_the_others_of_that_pu
         seat = game.to_act(state)[0]
         state = game.apply(state, seat, game.legal_moves(state, seat)[0])
     placing = game.to_act(state)[0]
-    rules = {seat: board_context("jeexa", game.view(state, seat), seat,
-                                 game.legal_moves(state, seat) if seat == placing else [])["rule"]
-             for seat in (placing, 1 - placing)}
-    assert rules == {placing: "It must be fitted: tab in slot with one of your pieces.",
-                     1 - placing: "It must be fitted: tab in slot with a piece already in that puzzle."}
+    rules = {
+        seat: board_context(
+            "jeexa", game.view(state, seat), seat, game.legal_moves(state, seat) if seat == placing else []
+        )["rule"]
+        for seat in (placing, 1 - placing)
+    }
+    assert rules == {
+        placing: "It must be fitted: tab in slot with one of your pieces.",
+        1 - placing: "It must be fitted: tab in slot with a piece already in that puzzle.",
+    }
 
 
 def test_a_mesopotamia_move_button_says_where_the_step_leads():
-    """"↘ SE" alone hid that the step goes into the Temple (and delivers what the tribe carries)."""
+    """ "↘ SE" alone hid that the step goes into the Temple (and delivers what the tribe carries)."""
     game = get_game("mesopotamia")
     state = game.initial_state(2, {}, 3)
     seat = game.to_act(state)[0]
@@ -92,15 +113,20 @@ def test_a_teleport_target_button_says_what_tile_it_is():
     state = game.apply(with_card("teleport"), 0, "play teleport b1")
     view = game.view(state, 0)
     legal = game.legal_moves(state, 0)
-    labels = {m["move"]: m["label"] for group in board_context("mesopotamia", view, 0, legal)["groups"]
-              for m in group["moves"]}
+    labels = {
+        m["move"]: m["label"]
+        for group in board_context("mesopotamia", view, 0, legal)["groups"]
+        for m in group["moves"]
+    }
     assert labels["to 0,0"] == "0,0 (Temple)" and labels["to 1,-1"] == "1,-1 (Forest)"
 
 
 def test_an_expulsion_button_says_whose_hut_it_is():
     tiles = {(-1, 1): {"huts": [{"owner": 0, "colour": "yellow"}, {"owner": -1, "colour": "neutral"}]}}
     assert [_card_label(["play", "expulsion", "-1,1", n], tiles) for n in ("1", "2")] == [
-        "Hut 1 (yellow) on -1,1", "Hut 2 (neutral) on -1,1"]
+        "Hut 1 (yellow) on -1,1",
+        "Hut 2 (neutral) on -1,1",
+    ]
 
 
 def test_mesopotamia_reads_delivered_offerings_as_a_list_not_one_number():
@@ -110,9 +136,16 @@ def test_mesopotamia_reads_delivered_offerings_as_a_list_not_one_number():
         seat = game.to_act(state)[0]
         state = game.apply(state, seat, game.ai_move(state, seat, 2, seed=4))
     view = game.view(state, 0)
-    html = render_to_string("games/boards/mesopotamia.html", {
-        "view": view, "board": board_context("mesopotamia", view, 0, []), "match": SimpleNamespace(pk=1, version=0),
-        "names": NAMES, "legal": []})
+    html = render_to_string(
+        "games/boards/mesopotamia.html",
+        {
+            "view": view,
+            "board": board_context("mesopotamia", view, 0, []),
+            "match": SimpleNamespace(pk=1, version=0),
+            "names": NAMES,
+            "legal": [],
+        },
+    )
     delivered = re.findall(r"offerings delivered: (.*?) ·", " ".join(re.sub(r"<[^>]+>", "", html).split()))
     assert any(re.fullmatch(r"\d(, \d)+", text) for text in delivered), delivered  # "2, 4", not "24"
 
@@ -143,7 +176,7 @@ def test_every_mesopotamia_move_button_says_what_it_does_and_no_two_say_the_same
 
 
 def test_a_jeexa_spot_says_what_the_placement_makes_as_the_log_will():
-    """"Place it at 1,0 turned 90°" told a screen reader nothing of the tabs and slots drawn:
+    """ "Place it at 1,0 turned 90°" told a screen reader nothing of the tabs and slots drawn:
     which way joined, which made a joker, was a blind guess."""
     game = get_game("jeexa")
     state = game.initial_state(2, {}, 3)

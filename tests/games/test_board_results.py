@@ -26,8 +26,13 @@ BOARD_WINNERS = {
 def new_match(slug: str, creator, *others, seed: int, monkeypatch) -> Match:
     """Started, no clock, a known seed: ``others`` are users (invited, accepted) or "ai"."""
     monkeypatch.setattr(services, "new_seed", lambda: seed)
-    seats = [SeatSpec("creator"), *(SeatSpec("ai", ai_level=1) if other == "ai"
-                                    else SeatSpec("user", username=other.username) for other in others)]
+    seats = [
+        SeatSpec("creator"),
+        *(
+            SeatSpec("ai", ai_level=1) if other == "ai" else SeatSpec("user", username=other.username)
+            for other in others
+        ),
+    ]
     match = services.match_create(creator=creator, game_slug=slug, options={}, seats=seats, clock=ClockSpec())
     for other in others:
         if other != "ai":
@@ -52,8 +57,13 @@ def played_to_the_end(match: Match, *, ai: bool = False) -> Match:
         state, ply = after, ply + 1
     Match.objects.filter(pk=match.pk).update(state=game.dump(state))
     player = match.seats.get(number=seat)
-    services.move_submit(match_id=match.pk, move=move, expected_version=match.version,
-                         user=player.user, ai_seat=None if player.user else seat)
+    services.move_submit(
+        match_id=match.pk,
+        move=move,
+        expected_version=match.version,
+        user=player.user,
+        ai_seat=None if player.user else seat,
+    )
     match.refresh_from_db()
     assert match.status == "finished" and match.result["reason"] == "played out"
     return match
@@ -67,8 +77,12 @@ def result_and_board(client, match: Match, viewer) -> tuple[str, str]:
     client.force_login(viewer)
     page = client.get(reverse("match_detail", args=[match.pk])).content.decode()
     result = page_text(re.search(r'<p class="turn"[^>]*>(.*?)</p>', page, re.S)[1])
-    board = re.search(r'<section id="board" class="board">\s*<h2 class="visually-hidden">Board</h2>(.*?)</section>\s*'
-                      r'<section id="log"', page, re.S)[1]
+    board = re.search(
+        r'<section id="board" class="board">\s*<h2 class="visually-hidden">Board</h2>(.*?)</section>\s*'
+        r'<section id="log"',
+        page,
+        re.S,
+    )[1]
     return result, board
 
 
@@ -76,8 +90,7 @@ def board_winners(slug: str, board: str) -> str:
     if slug == "mecca":
         rows = re.findall(r'<tr class="winner">\s*<td>(.*?)</td>', board, re.S)
         rows = [re.sub(r'<span class="pilgrim[^>]*>.*?</span>', "", row) for row in rows]  # colour letters
-        return names_in_words([re.sub(r" \(you\)| \(placed all\)| wins$", "", page_text(row)).strip()
-                               for row in rows])
+        return names_in_words([re.sub(r" \(you\)| \(placed all\)| wins$", "", page_text(row)).strip() for row in rows])
     found = re.search(BOARD_WINNERS[slug], page_text(board))
     assert found, page_text(board)[:300]
     return found[1]
@@ -123,8 +136,9 @@ def test_mecca_with_two_colours_each_names_the_winner_once(client, alice, bob, m
     assert assert_the_same_winners(client, match, alice, alice) == "Bob"
 
 
-def test_mecca_names_a_shared_win_by_the_player_who_left_and_the_ai_that_took_the_seat(client, alice, bob, carol,
-                                                                                        monkeypatch):
+def test_mecca_names_a_shared_win_by_the_player_who_left_and_the_ai_that_took_the_seat(
+    client, alice, bob, carol, monkeypatch
+):
     match = new_match("mecca", alice, bob, carol, seed=0, monkeypatch=monkeypatch)
     services.match_resign(match_id=match.pk, user=bob)  # three players: the AI takes Bob's seat and plays on
     match = played_to_the_end(match)
@@ -170,8 +184,9 @@ def test_a_board_says_nobody_is_to_act_once_a_resignation_ended_the_match(client
         match.refresh_from_db()
         state = game.load(match.state)
         seat = game.to_act(state)[0]
-        services.move_submit(match_id=match.pk, move=game.legal_moves(state, seat)[0],
-                             expected_version=match.version, user=users[seat])
+        services.move_submit(
+            match_id=match.pk, move=game.legal_moves(state, seat)[0], expected_version=match.version, user=users[seat]
+        )
     services.match_resign(match_id=match.pk, user=bob)
 
     result, board = result_and_board(client, match, alice)
@@ -185,8 +200,12 @@ def test_a_board_says_nobody_is_to_act_once_a_resignation_ended_the_match(client
 def test_every_jeexa_puzzle_numbers_its_columns_and_rows_as_the_log_names_places(client, alice, bob, monkeypatch):
     """The log says "steals the red 1 at -1,0 from Alice", but no puzzle showed where -1,0 was."""
     match = new_match("jeexa", alice, bob, seed=1, monkeypatch=monkeypatch)
-    play_random_moves(match, [alice, bob], random.Random(1),
-                      until=lambda: MoveRecord.objects.filter(match=match, notation__startswith="steal").count() >= 2)
+    play_random_moves(
+        match,
+        [alice, bob],
+        random.Random(1),
+        until=lambda: MoveRecord.objects.filter(match=match, notation__startswith="steal").count() >= 2,
+    )
 
     _result, board = result_and_board(client, match, alice)
 

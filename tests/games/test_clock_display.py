@@ -19,21 +19,24 @@ MINUTE, HOUR, DAY = 60, 3600, 86400
 BANK_7_DAYS = ClockSpec(time_control="bank", bank_initial_days=7, bank_increment_days=1, bank_cap_days=14)
 
 
-@pytest.mark.parametrize(("seconds", "written"), [
-    (None, ""),
-    (-5, "less than a minute"),
-    (0, "less than a minute"),
-    (59, "less than a minute"),
-    (60, "1 min"),
-    (HOUR - 1, "59 min"),
-    (HOUR, "1 h 0 min"),
-    (5 * HOUR + 12 * MINUTE + 59, "5 h 12 min"),
-    (DAY - 1, "23 h 59 min"),
-    (DAY, "1 d 0 h"),
-    (7 * DAY - 1, "6 d 23 h"),
-    (9 * DAY, "9 d 0 h"),
-    (61.9, "1 min"),
-])
+@pytest.mark.parametrize(
+    ("seconds", "written"),
+    [
+        (None, ""),
+        (-5, "less than a minute"),
+        (0, "less than a minute"),
+        (59, "less than a minute"),
+        (60, "1 min"),
+        (HOUR - 1, "59 min"),
+        (HOUR, "1 h 0 min"),
+        (5 * HOUR + 12 * MINUTE + 59, "5 h 12 min"),
+        (DAY - 1, "23 h 59 min"),
+        (DAY, "1 d 0 h"),
+        (7 * DAY - 1, "6 d 23 h"),
+        (9 * DAY, "9 d 0 h"),
+        (61.9, "1 min"),
+    ],
+)
 def test_a_duration_is_written_in_days_hours_and_minutes_rounded_down(seconds, written):
     assert duration(seconds) == written
 
@@ -101,7 +104,7 @@ def test_the_dashboard_and_the_match_page_write_a_running_clock_alike(clock, ali
     detail = client.get(reverse("match_detail", args=[match.pk])).content.decode()
     for page in (dashboard, detail):
         assert "9 d 0 h left" in page
-        assert "week" not in page, "not Django's timeuntil (\"1 week, 2 days\")"
+        assert "week" not in page, 'not Django\'s timeuntil ("1 week, 2 days")'
 
 
 def test_the_last_move_is_written_in_the_same_format(clock, alice, bob, client):
@@ -119,14 +122,21 @@ def test_under_a_minute_left_reads_as_words(clock, alice, bob, client):
     assert "less than a minute left" in time_left_cell(client.get(reverse("dashboard")).content.decode())
 
 
-@pytest.mark.parametrize("fields, label", [
-    ({"time_control": "per_move", "days_per_move": 1}, "1 day per move"),
-    ({"time_control": "per_move", "days_per_move": 3}, "3 days per move"),
-    ({"time_control": "bank", "bank_initial_days": 1, "bank_increment_days": 1, "bank_cap_days": 2},
-     "Time bank: 1 day, +1 day per move, at most 2 days"),
-    ({"time_control": "bank", "bank_initial_days": 3, "bank_increment_days": 0, "bank_cap_days": 3},
-     "Time bank: 3 days for all your moves"),  # not "+0 days per move", nor "at most 3 days"
-    ({"time_control": "none"}, "No time limit"),
-])
+@pytest.mark.parametrize(
+    "fields, label",
+    [
+        ({"time_control": "per_move", "days_per_move": 1}, "1 day per move"),
+        ({"time_control": "per_move", "days_per_move": 3}, "3 days per move"),
+        (
+            {"time_control": "bank", "bank_initial_days": 1, "bank_increment_days": 1, "bank_cap_days": 2},
+            "Time bank: 1 day, +1 day per move, at most 2 days",
+        ),
+        (
+            {"time_control": "bank", "bank_initial_days": 3, "bank_increment_days": 0, "bank_cap_days": 3},
+            "Time bank: 3 days for all your moves",
+        ),  # not "+0 days per move", nor "at most 3 days"
+        ({"time_control": "none"}, "No time limit"),
+    ],
+)
 def test_a_time_control_is_described_in_plain_words(fields, label):
     assert Match(game="mancala", **fields).clock_label == label

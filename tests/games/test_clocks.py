@@ -93,8 +93,9 @@ def test_the_late_player_of_two_loses_once_and_both_are_told(clock, alice, bob):
     assert not Seat.objects.filter(match=match, deadline__isnull=False).exists()
 
 
-def test_with_three_players_the_ai_takes_the_late_seat_and_the_log_says_so(clock, alice, bob, carol, enqueued,
-                                                                           client, django_capture_on_commit_callbacks):
+def test_with_three_players_the_ai_takes_the_late_seat_and_the_log_says_so(
+    clock, alice, bob, carol, enqueued, client, django_capture_on_commit_callbacks
+):
     match = start_timed_match(alice, bob, carol, game="jeexa")
     clock.advance(days=3)
 
@@ -134,8 +135,9 @@ def test_two_deadline_sweeps_at_once_apply_each_timeout_once(clock, alice, bob, 
 
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.parametrize("attempt", range(4))
-def test_a_timeout_racing_a_last_second_move_ends_with_exactly_one_of_them(attempt, clock, alice, bob, enqueued,
-                                                                           monkeypatch):
+def test_a_timeout_racing_a_last_second_move_ends_with_exactly_one_of_them(
+    attempt, clock, alice, bob, enqueued, monkeypatch
+):
     require_postgresql()
     match = start_timed_match(alice, bob)
     deadline = seat(match, 0).deadline
@@ -149,8 +151,7 @@ def test_a_timeout_racing_a_last_second_move_ends_with_exactly_one_of_them(attem
         return services.match_timeout(match_id=match.pk, expected_version=0, now=deadline + timedelta(seconds=1))
 
     calls = [move, timeout] if attempt % 2 else [timeout, move]
-    results = dict(zip(["move", "timeout"] if attempt % 2 else ["timeout", "move"], run_together(*calls),
-                       strict=True))
+    results = dict(zip(["move", "timeout"] if attempt % 2 else ["timeout", "move"], run_together(*calls), strict=True))
     match.refresh_from_db()
     if isinstance(results["move"], MoveRecord):
         assert results["timeout"] == [], "the move got in first: the timeout finds the version moved on"
@@ -166,8 +167,9 @@ def test_a_timeout_racing_a_last_second_move_ends_with_exactly_one_of_them(attem
 
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.parametrize("attempt", range(2))
-def test_a_timeout_racing_a_last_second_extension_ends_with_exactly_one_of_them(attempt, clock, alice, bob, enqueued,
-                                                                                monkeypatch):
+def test_a_timeout_racing_a_last_second_extension_ends_with_exactly_one_of_them(
+    attempt, clock, alice, bob, enqueued, monkeypatch
+):
     require_postgresql()
     match = start_timed_match(alice, bob)
     deadline = seat(match, 0).deadline
@@ -225,8 +227,9 @@ def test_a_vacation_keeps_the_time_left_to_the_nearest_second(clock, alice, bob)
 
 def test_a_time_bank_keeps_what_is_left_to_the_nearest_second(clock, alice, bob):
     """A turn's time left was cut to whole seconds, so every turn on a bank could cost up to a second."""
-    match = start_timed_match(alice, bob, clock=ClockSpec(time_control="bank", bank_initial_days=3,
-                                                          bank_increment_days=1, bank_cap_days=14))
+    match = start_timed_match(
+        alice, bob, clock=ClockSpec(time_control="bank", bank_initial_days=3, bank_increment_days=1, bank_cap_days=14)
+    )
     clock.advance(days=1, milliseconds=300)
     services.move_submit(match_id=match.pk, user=alice, move="1", expected_version=0)
     assert seat(match, 0).bank_seconds == 3 * DAY, "3 days - 1 day 0.3 s + 1 day, to the nearest second"
@@ -309,8 +312,13 @@ def test_staff_extend_a_deadline_with_a_recorded_reason(clock, alice, bob, staff
 
 def test_staff_who_extend_a_deadline_in_a_match_not_started_are_told_it_waits_for_players(clock, alice, bob, staff):
     """It said "This match is not in play any more." of a match that had not begun."""
-    waiting = services.match_create(creator=alice, game_slug="mancala", options={}, clock=PER_MOVE_2_DAYS,
-                                    seats=[SeatSpec("creator"), SeatSpec("user", username="bob")])
+    waiting = services.match_create(
+        creator=alice,
+        game_slug="mancala",
+        options={},
+        clock=PER_MOVE_2_DAYS,
+        seats=[SeatSpec("creator"), SeatSpec("user", username="bob")],
+    )
     with pytest.raises(services.ServiceError) as refused:
         services.seat_deadline_extend(match_id=waiting.pk, seat_number=0, hours=24, actor=staff, reason="x")
     assert refused.value.message == "This match has not started yet: it is waiting for players."
@@ -346,10 +354,19 @@ def test_a_clock_is_shown_in_the_viewers_time_zone(clock, alice, bob, client):
 
 def test_the_create_form_makes_a_match_with_a_time_bank(client, alice):
     client.force_login(alice)
-    response = client.post(reverse("match_new", args=["mancala"]), {
-        "option_variant": "egyptian", "position": "first", "seat_1": "ai:1", "time_control": "bank",
-        "bank_initial_days": "5", "bank_increment_days": "1", "bank_cap_days": "10", "on_timeout": "lose",
-    })
+    response = client.post(
+        reverse("match_new", args=["mancala"]),
+        {
+            "option_variant": "egyptian",
+            "position": "first",
+            "seat_1": "ai:1",
+            "time_control": "bank",
+            "bank_initial_days": "5",
+            "bank_increment_days": "1",
+            "bank_cap_days": "10",
+            "on_timeout": "lose",
+        },
+    )
     assert response.status_code == 302
     match = Match.objects.get()
     assert (match.time_control, match.bank_initial_days, match.bank_cap_days) == ("bank", 5, 10)
@@ -359,10 +376,18 @@ def test_the_create_form_makes_a_match_with_a_time_bank(client, alice):
 
 def test_a_time_bank_whose_cap_is_below_its_start_is_refused(client, alice):
     client.force_login(alice)
-    response = client.post(reverse("match_new", args=["mancala"]), {
-        "option_variant": "egyptian", "position": "first", "seat_1": "ai:1", "time_control": "bank",
-        "bank_initial_days": "5", "bank_increment_days": "1", "bank_cap_days": "2",
-    })
+    response = client.post(
+        reverse("match_new", args=["mancala"]),
+        {
+            "option_variant": "egyptian",
+            "position": "first",
+            "seat_1": "ai:1",
+            "time_control": "bank",
+            "bank_initial_days": "5",
+            "bank_increment_days": "1",
+            "bank_cap_days": "2",
+        },
+    )
     assert response.status_code == 400 and services.BAD_TIME_BANK in response.content.decode()
 
 
@@ -378,6 +403,7 @@ def test_a_vacation_speaks_of_no_clock_in_a_match_without_a_time_limit(alice, bo
 def test_a_vacation_costs_the_same_queries_for_two_matches_as_for_eight(clock, alice, bob):
     """Starting or ending a vacation took about six queries per match, in one transaction
     that held the matches locked."""
+
     def queries_to(service, **kwargs) -> int:
         with CaptureQueriesContext(connection) as queries:
             service(user_id=alice.pk, **kwargs)
@@ -393,5 +419,6 @@ def test_a_vacation_costs_the_same_queries_for_two_matches_as_for_eight(clock, a
     matches += [start_timed_match(alice, bob) for _ in range(6)]
     assert queries_for_a_vacation() == two
     assert all(seat(match, 0).deadline is not None and seat(match, 0).paused_seconds is None for match in matches)
-    assert Notification.objects.filter(user=alice, kind=Notification.Kind.REMINDER, sent_at__isnull=True).count() \
-        == 8 * 2, "every running clock has its two reminders again"
+    assert (
+        Notification.objects.filter(user=alice, kind=Notification.Kind.REMINDER, sent_at__isnull=True).count() == 8 * 2
+    ), "every running clock has its two reminders again"

@@ -60,8 +60,10 @@ MODERATORS = ["mods@example.org"]  # where a reported message is emailed
 SEED = 20260323  # every match deals, rolls and plays the same way on every run
 MAIL_DOWN_FOR = timedelta(minutes=20)
 # The mail server is also down over the digest hours of New York (11:00 UTC) and Kolkata (15:30 UTC) one day.
-MAIL_DOWN = [(START + timedelta(days=1, hours=3, minutes=55), START + timedelta(days=1, hours=4, minutes=15)),
-             (START + timedelta(days=2, hours=8, minutes=25), START + timedelta(days=2, hours=8, minutes=45))]
+MAIL_DOWN = [
+    (START + timedelta(days=1, hours=3, minutes=55), START + timedelta(days=1, hours=4, minutes=15)),
+    (START + timedelta(days=2, hours=8, minutes=25), START + timedelta(days=2, hours=8, minutes=45)),
+]
 BEAT_LAG = timedelta(seconds=31)  # the relay comes every 30 s
 PRESENCE = timedelta(seconds=services.PRESENCE_SECONDS)
 LATE_AFTER_MAIL_DOWN = timedelta(hours=1)  # the retries back off: 30 s, 1 min, 2 min ... 16 min
@@ -119,48 +121,124 @@ class Scenario:
 TWO_DAYS = {"time_control": TimeControl.PER_MOVE, "days_per_move": 2}
 # A plan is what they do in the turn, then what happens after their move: they leave for two days, or
 # the mail server goes down for 20 minutes (the next player's "your turn" waits for it).
-MANCALA_WEEK = {("ann", 1): "move+leaves", ("ben", 1): "digest", ("ann", 2): "series", ("ben", 2): "vacation",
-                ("ann", 3): "extension", ("ben", 3): "switches+outage", ("ann", 4): "travels",
-                ("ben", 4): "timeout"}
+MANCALA_WEEK = {
+    ("ann", 1): "move+leaves",
+    ("ben", 1): "digest",
+    ("ann", 2): "series",
+    ("ben", 2): "vacation",
+    ("ann", 3): "extension",
+    ("ben", 3): "switches+outage",
+    ("ann", 4): "travels",
+    ("ben", 4): "timeout",
+}
 # What is said (Site.talk): "<writer> <what>", five minutes into the turn (the one who moved last has left the
 # page); who leaves after their move says so too.
-MANCALA_TALK = {("ben", 1): ("ann burst", "ben hello"),  # Ann is on vacation
-                ("ann", 2): ("ben hello",), ("ben", 2): ("ann hidden",), ("ann", 3): ("ben looked",),
-                ("ann", 4): ("ben rude",)}
+MANCALA_TALK = {
+    ("ben", 1): ("ann burst", "ben hello"),  # Ann is on vacation
+    ("ann", 2): ("ben hello",),
+    ("ben", 2): ("ann hidden",),
+    ("ann", 3): ("ben looked",),
+    ("ann", 4): ("ben rude",),
+}
 SCENARIOS = {
     "mancala, the AI takes the late seat": Scenario(
-        "mancala", ("ann", "ben"), ClockSpec(**TWO_DAYS, on_timeout=OnTimeout.AI), MANCALA_WEEK,
-        talk=MANCALA_TALK, after_the_end=("ann hello",)),  # the AI has Ben's seat: nobody reads it
+        "mancala",
+        ("ann", "ben"),
+        ClockSpec(**TWO_DAYS, on_timeout=OnTimeout.AI),
+        MANCALA_WEEK,
+        talk=MANCALA_TALK,
+        after_the_end=("ann hello",),
+    ),  # the AI has Ben's seat: nobody reads it
     "mancala, the late player loses": Scenario(
-        "mancala", ("ann", "ben"), ClockSpec(**TWO_DAYS, on_timeout=OnTimeout.LOSE), MANCALA_WEEK,
-        talk=MANCALA_TALK, after_the_end=("ben hello", "ann closed")),  # before the notice is due
+        "mancala",
+        ("ann", "ben"),
+        ClockSpec(**TWO_DAYS, on_timeout=OnTimeout.LOSE),
+        MANCALA_WEEK,
+        talk=MANCALA_TALK,
+        after_the_end=("ben hello", "ann closed"),
+    ),  # before the notice is due
     "mecca": Scenario(
-        "mecca", ("ann", "ben", "ai"), ClockSpec(**TWO_DAYS),
-        {("ben", 1): "digest", ("ann", 2): "vacation", ("ben", 2): "extension", ("ann", 3): "series",
-         ("ben", 3): "move+outage", ("ann", 4): "travels", ("ben", 4): "move+leaves", ("ann", 5): "timeout"},
-        talk={("ben", 1): ("ann hello",), ("ann", 2): ("ben burst",), ("ann", 3): ("ben reported",),
-              ("ben", 3): ("ann quiet",), ("ann", 4): ("ben hello",), ("ann", 5): ("ann chatty", "ben burst")},
-        after_the_end=("ben hello",)),  # the AI has Ann's seat
+        "mecca",
+        ("ann", "ben", "ai"),
+        ClockSpec(**TWO_DAYS),
+        {
+            ("ben", 1): "digest",
+            ("ann", 2): "vacation",
+            ("ben", 2): "extension",
+            ("ann", 3): "series",
+            ("ben", 3): "move+outage",
+            ("ann", 4): "travels",
+            ("ben", 4): "move+leaves",
+            ("ann", 5): "timeout",
+        },
+        talk={
+            ("ben", 1): ("ann hello",),
+            ("ann", 2): ("ben burst",),
+            ("ann", 3): ("ben reported",),
+            ("ben", 3): ("ann quiet",),
+            ("ann", 4): ("ben hello",),
+            ("ann", 5): ("ann chatty", "ben burst"),
+        },
+        after_the_end=("ben hello",),
+    ),  # the AI has Ann's seat
     "jeexa": Scenario(
-        "jeexa", ("ann", "cat", "dan", "ai"), ClockSpec(**TWO_DAYS),
-        {("cat", 1): "digest", ("dan", 2): "vacation", ("ann", 2): "extension", ("cat", 3): "series",
-         ("ann", 3): "move+leaves", ("dan", 4): "timeout", ("cat", 5): "move+outage", ("ann", 6): "away",
-         # A quick exchange: Ann's "your turn" is held back (she left the page a moment before) into her next turn.
-         ("ann", 7): "blitz", ("cat", 7): "blitz", ("ann", 8): "blitz", ("cat", 8): "blitz"},
-        talk={("cat", 1): ("dan burst",), ("dan", 2): ("ann looked",), ("ann", 2): ("cat hidden",),
-              ("cat", 3): ("ann rude",), ("ann", 4): ("cat glanced",), ("dan", 4): ("cat hello",),
-              ("cat", 5): ("ann hello",), ("cat", 6): ("ann reported",)},
-        after_the_end=("ann hello",)),  # Cat's digest tells of it, with no turn of hers waiting; Dan has no seat
+        "jeexa",
+        ("ann", "cat", "dan", "ai"),
+        ClockSpec(**TWO_DAYS),
+        {
+            ("cat", 1): "digest",
+            ("dan", 2): "vacation",
+            ("ann", 2): "extension",
+            ("cat", 3): "series",
+            ("ann", 3): "move+leaves",
+            ("dan", 4): "timeout",
+            ("cat", 5): "move+outage",
+            ("ann", 6): "away",
+            # A quick exchange: Ann's "your turn" is held back (she left the page a moment before) into her next turn.
+            ("ann", 7): "blitz",
+            ("cat", 7): "blitz",
+            ("ann", 8): "blitz",
+            ("cat", 8): "blitz",
+        },
+        talk={
+            ("cat", 1): ("dan burst",),
+            ("dan", 2): ("ann looked",),
+            ("ann", 2): ("cat hidden",),
+            ("cat", 3): ("ann rude",),
+            ("ann", 4): ("cat glanced",),
+            ("dan", 4): ("cat hello",),
+            ("cat", 5): ("ann hello",),
+            ("cat", 6): ("ann reported",),
+        },
+        after_the_end=("ann hello",),
+    ),  # Cat's digest tells of it, with no turn of hers waiting; Dan has no seat
     "mesopotamia": Scenario(
-        "mesopotamia", ("ben", "cat", "ai"),
+        "mesopotamia",
+        ("ben", "cat", "ai"),
         ClockSpec(time_control=TimeControl.BANK, bank_initial_days=3, bank_increment_days=1, bank_cap_days=5),
-        {("cat", 1): "digest", ("ben", 2): "vacation", ("cat", 2): "extension", ("ben", 3): "series",
-         ("cat", 3): "travels", ("ben", 4): "switches", ("cat", 4): "timeout", ("ben", 5): "move+leaves"}, level=2,
-        talk={("cat", 1): ("ben burst",), ("ben", 2): ("cat hello",), ("cat", 2): ("cat quiet", "ben hello"),
-              ("ben", 3): ("cat looked",), ("cat", 3): ("ben hidden",),
-              # Ben reads it in no digest (an hour later he chooses emails at once) and gets no email of it.
-              ("ben", 4): ("cat hello",), ("cat", 4): ("cat chatty", "ben hello")},
-        after_the_end=("ben hello",)),  # the AI has Cat's seat
+        {
+            ("cat", 1): "digest",
+            ("ben", 2): "vacation",
+            ("cat", 2): "extension",
+            ("ben", 3): "series",
+            ("cat", 3): "travels",
+            ("ben", 4): "switches",
+            ("cat", 4): "timeout",
+            ("ben", 5): "move+leaves",
+        },
+        level=2,
+        talk={
+            ("cat", 1): ("ben burst",),
+            ("ben", 2): ("cat hello",),
+            ("cat", 2): ("cat quiet", "ben hello"),
+            ("ben", 3): ("cat looked",),
+            ("cat", 3): ("ben hidden",),
+            # Ben reads it in no digest (an hour later he chooses emails at once) and gets no email of it.
+            ("ben", 4): ("cat hello",),
+            ("cat", 4): ("cat chatty", "ben hello"),
+        },
+        after_the_end=("ben hello",),
+    ),  # the AI has Cat's seat
 }
 
 
@@ -255,8 +333,11 @@ class Site:
         self.turns: list[Turn] = []
         # (player, their hour, their choice, the matches waiting, the matches with news: how many messages)
         self.probes: list[tuple[str, datetime, str, set[int], dict[int, int]]] = []
-        self.next_probe = {name: next_local_hour(persona, clock.now) for name, persona in self.cast.items()
-                           if persona.turn_notice == "digest"}
+        self.next_probe = {
+            name: next_local_hour(persona, clock.now)
+            for name, persona in self.cast.items()
+            if persona.turn_notice == "digest"
+        }
         self.last_run: dict = {}
         self.side_matches: dict[str, Match] = {}
         self.mail_down = list(MAIL_DOWN)
@@ -309,24 +390,44 @@ class Site:
         else:
             [post] = self.webhook.bodies[posts:]
             subject, text = notification.subject, post["content"]
-        self.received.append(Received(self.clock.now, notification.user.username, notification.kind,
-                                      notification.channel, notification.match_id, subject, text, **facts))
+        self.received.append(
+            Received(
+                self.clock.now,
+                notification.user.username,
+                notification.kind,
+                notification.channel,
+                notification.match_id,
+                subject,
+                text,
+                **facts,
+            )
+        )
 
     def facts(self, notification: Notification) -> dict:
         user = User.objects.get(pk=notification.user_id)
-        seat = (Seat.objects.filter(match_id=notification.match_id, user=user).select_related("match").first()
-                if notification.match_id else None)
-        waiting = dict(Seat.objects.filter(user=user, to_act=True, match__status=Status.ACTIVE)
-                       .values_list("match_id", "deadline"))
+        seat = (
+            Seat.objects.filter(match_id=notification.match_id, user=user).select_related("match").first()
+            if notification.match_id
+            else None
+        )
+        waiting = dict(
+            Seat.objects.filter(user=user, to_act=True, match__status=Status.ACTIVE).values_list("match_id", "deadline")
+        )
         match = seat.match if seat else None
         after_moves = match and MatchEvent.objects.filter(match=match, ply=match.version).order_by("pk").last()
         latest_move = match and match.moves.order_by("ply").last()
-        return {"log_tail": after_moves.reason if after_moves else latest_move and latest_move.description,
-                "to_act": bool(seat and seat.to_act and seat.match.status == Status.ACTIVE),
-                "deadline": seat and seat.deadline, "paused": seat and seat.paused_seconds,
-                "on_vacation": bool(user.vacation_until and user.vacation_until > self.clock.now),
-                "waiting": waiting, "zone": user.time_zone, "turn_notice": user.turn_notice,
-                "reminders": user.reminders, "message_emails": user.message_emails}
+        return {
+            "log_tail": after_moves.reason if after_moves else latest_move and latest_move.description,
+            "to_act": bool(seat and seat.to_act and seat.match.status == Status.ACTIVE),
+            "deadline": seat and seat.deadline,
+            "paused": seat and seat.paused_seconds,
+            "on_vacation": bool(user.vacation_until and user.vacation_until > self.clock.now),
+            "waiting": waiting,
+            "zone": user.time_zone,
+            "turn_notice": user.turn_notice,
+            "reminders": user.reminders,
+            "message_emails": user.message_emails,
+        }
 
     # --- beat -------------------------------------------------------------------------
 
@@ -349,14 +450,20 @@ class Site:
 
     def next_runs(self) -> list[tuple[datetime, int, object]]:
         pending = Notification.objects.filter(sent_at__isnull=True)
-        relay = [notice.due_at if notice.kind in tasks.SCHEDULED_KINDS or notice.attempts
-                 else max(notice.due_at, notice.created_at + timedelta(seconds=tasks.NOTIFICATION_SWEEP_AFTER_SECONDS,
-                                                                        microseconds=1))
-                 for notice in pending]
+        relay = [
+            notice.due_at
+            if notice.kind in tasks.SCHEDULED_KINDS or notice.attempts
+            else max(
+                notice.due_at,
+                notice.created_at + timedelta(seconds=tasks.NOTIFICATION_SWEEP_AFTER_SECONDS, microseconds=1),
+            )
+            for notice in pending
+        ]
         work = {
             tasks.sweep_vacations: User.objects.aggregate(first=Min("vacation_until"))["first"],
-            tasks.sweep_deadlines: Seat.objects.filter(to_act=True, match__status=Status.ACTIVE)
-            .aggregate(first=Min("deadline"))["first"],
+            tasks.sweep_deadlines: Seat.objects.filter(to_act=True, match__status=Status.ACTIVE).aggregate(
+                first=Min("deadline")
+            )["first"],
             tasks.sweep_notifications: min(relay, default=None),
         }
         runs = [(at, 0, name) for name, at in self.next_probe.items()]
@@ -371,8 +478,9 @@ class Site:
     def probe(self, name: str, at: datetime) -> None:
         """At a digest player's hour: which matches wait for them (the digest must list exactly these)."""
         user = User.objects.get(username=name)
-        waiting = set(Seat.objects.filter(user=user, to_act=True, match__status=Status.ACTIVE)
-                      .values_list("match_id", flat=True))
+        waiting = set(
+            Seat.objects.filter(user=user, to_act=True, match__status=Status.ACTIVE).values_list("match_id", flat=True)
+        )
         self.probes.append((name, at, user.turn_notice, waiting, self.news(name, at)))
         self.next_probe[name] = next_local_hour(self.cast[name], at)
 
@@ -383,20 +491,30 @@ class Site:
         these emails off."""
         if not self.persona_at(name, at).message_emails or name in self.closed:
             return {}
-        last = max((r.at for r in self.received if r.player == name and r.kind == Notification.Kind.DIGEST),
-                   default=None)
+        last = max(
+            (r.at for r in self.received if r.player == name and r.kind == Notification.Kind.DIGEST), default=None
+        )
         seated = set(Seat.objects.filter(user=self.people[name]).values_list("match_id", flat=True))
-        return dict(Counter(said.match_id for said in self.said
-                            if said.match_id in seated and said.author != name and said.at <= at
-                            and (last is None or said.at > last) and not self.removed(said, at)
-                            and not self.read(name, said, at)))
+        return dict(
+            Counter(
+                said.match_id
+                for said in self.said
+                if said.match_id in seated
+                and said.author != name
+                and said.at <= at
+                and (last is None or said.at > last)
+                and not self.removed(said, at)
+                and not self.read(name, said, at)
+            )
+        )
 
     def removed(self, said: Said, at: datetime) -> bool:
         return said.pk in self.hidden and self.hidden[said.pk] <= at
 
     def last_look(self, name: str, match_id: int, at: datetime) -> datetime | None:
-        return max((when for who, match, when in self.looks if (who, match) == (name, match_id) and when <= at),
-                   default=None)
+        return max(
+            (when for who, match, when in self.looks if (who, match) == (name, match_id) and when <= at), default=None
+        )
 
     def read(self, name: str, said: Said, at: datetime) -> bool:
         """Whether they had the page open after the message came, by ``at``."""
@@ -419,8 +537,11 @@ class Site:
     def say(self, match: Match, name: str, words: str) -> Said:
         text = f"{self.cast[name].name}: {words} ({len(self.said) + 1})"
         message = self.do(lambda: services.message_post(match_id=match.pk, user=self.people[name], text=text))
-        readers = frozenset(Seat.objects.filter(match=match, user__is_active=True).exclude(user=self.people[name])
-                            .values_list("user__username", flat=True))
+        readers = frozenset(
+            Seat.objects.filter(match=match, user__is_active=True)
+            .exclude(user=self.people[name])
+            .values_list("user__username", flat=True)
+        )
         said = Said(self.clock.now, match.pk, name, message.pk, text, readers)
         self.said.append(said)
         return said
@@ -471,8 +592,11 @@ class Site:
         elif what == "reported":
             said = self.say(match, writer, "something to report")
             self.run_until(self.clock.now + timedelta(seconds=600))
-            self.do(lambda: services.message_report(match_id=match.pk, message_id=said.pk,
-                                                    user=self.people[turn.player], reason="Not nice"))
+            self.do(
+                lambda: services.message_report(
+                    match_id=match.pk, message_id=said.pk, user=self.people[turn.player], reason="Not nice"
+                )
+            )
             self.reports.append((said.pk, turn.player))
         else:
             assert what == "hello", line
@@ -482,9 +606,14 @@ class Site:
         self.cast[name] = persona = replace(self.cast[name], **changes)
         self.history[name].append((self.clock.now, persona))
         self.client.force_login(self.people[name])
-        form = {"display_name": persona.name, "time_zone": persona.zone, "turn_notice": persona.turn_notice,
-                "digest_hour": persona.digest_hour, "reminders": persona.reminders,
-                "webhook_url": self.webhook.url if persona.webhook else ""}
+        form = {
+            "display_name": persona.name,
+            "time_zone": persona.zone,
+            "turn_notice": persona.turn_notice,
+            "digest_hour": persona.digest_hour,
+            "reminders": persona.reminders,
+            "webhook_url": self.webhook.url if persona.webhook else "",
+        }
         if persona.message_emails:
             form["message_emails"] = "on"  # the box is ticked: a browser sends it
         assert self.do(lambda: self.client.post(reverse("profile"), form)).status_code == 302
@@ -504,8 +633,15 @@ class Site:
             name = seat.user.username
             count[name] += 1
             start = seat.clock_started_at or self.clock.now
-            turn = Turn(name, match.pk, seat.number, start, scenario.plan.get((name, count[name]), "move"),
-                        turn_notice=seat.user.turn_notice, seen=seat.last_seen_at)
+            turn = Turn(
+                name,
+                match.pk,
+                seat.number,
+                start,
+                scenario.plan.get((name, count[name]), "move"),
+                turn_notice=seat.user.turn_notice,
+                seen=seat.last_seen_at,
+            )
             self.turns.append(turn)
             if (name, count[name]) in scenario.talk:
                 self.run_until(self.clock.now + timedelta(minutes=5))
@@ -538,8 +674,11 @@ class Site:
                 break  # the others played and it is this seat's turn again: a new turn
             last = match.version
             move = game.ai_move(state, seat.number, level, seed=match.seed ^ match.version)
-            self.do(lambda move=move, version=last: services.move_submit(
-                match_id=match.pk, move=move, expected_version=version, user=seat.user))
+            self.do(
+                lambda move=move, version=last: services.move_submit(
+                    match_id=match.pk, move=move, expected_version=version, user=seat.user
+                )
+            )
         turn.end = self.clock.now
 
     def turn_move(self, match, seat, turn, level):
@@ -607,8 +746,11 @@ class Site:
         since, deadline = seat.clock_started_at, seat.deadline
         given = since + (deadline - since) * 0.6
         self.run_until(given)
-        self.do(lambda: services.seat_deadline_extend(match_id=match.pk, seat_number=seat.number, hours=24,
-                                                      actor=self.staff, reason="Moving house"))
+        self.do(
+            lambda: services.seat_deadline_extend(
+                match_id=match.pk, seat_number=seat.number, hours=24, actor=self.staff, reason="Moving house"
+            )
+        )
         turn.runs.append((since, deadline, given))
         seat.refresh_from_db()
         assert seat.deadline == deadline + timedelta(hours=24)
@@ -633,22 +775,31 @@ def webhook(settings):
 
 def person(name: str, webhook: WebhookServer) -> User:
     persona = CAST[name]
-    return make_user(name, display_name=persona.name, time_zone=persona.zone, turn_notice=persona.turn_notice,
-                     digest_hour=persona.digest_hour, reminders=persona.reminders,
-                     message_emails=persona.message_emails, webhook_url=webhook.url if persona.webhook else "")
+    return make_user(
+        name,
+        display_name=persona.name,
+        time_zone=persona.zone,
+        turn_notice=persona.turn_notice,
+        digest_hour=persona.digest_hour,
+        reminders=persona.reminders,
+        message_emails=persona.message_emails,
+        webhook_url=webhook.url if persona.webhook else "",
+    )
 
 
 @pytest.mark.parametrize("scenario", SCENARIOS.values(), ids=SCENARIOS.keys())
 def test_a_week_of_correspondence_tells_each_player_what_is_true_once(
-        scenario, db, clock, webhook, monkeypatch, django_capture_on_commit_callbacks, client, settings):
+    scenario, db, clock, webhook, monkeypatch, django_capture_on_commit_callbacks, client, settings
+):
     clock.now = START - timedelta(days=1)  # Sunday
     settings.MANAGERS = MODERATORS
     monkeypatch.setattr(services, "new_seed", lambda: SEED)
     humans = [name for name in scenario.seats if name != "ai"]
     people = {name: person(name, webhook) for name in humans}
     site = Site(clock, django_capture_on_commit_callbacks, client, webhook, people, make_user("sam", is_staff=True))
-    monkeypatch.setattr(tasks, "enqueue_ai_move", lambda match_id, version: site.queue.append(("ai", match_id,
-                                                                                               version)))
+    monkeypatch.setattr(
+        tasks, "enqueue_ai_move", lambda match_id, version: site.queue.append(("ai", match_id, version))
+    )
     monkeypatch.setattr(tasks, "enqueue_notification", lambda pk: site.queue.append(("send", pk)))
     monkeypatch.setattr(tasks, "enqueue_report", lambda pk: site.queue.append(("report", pk)))
     real_deliver = services._deliver
@@ -657,15 +808,24 @@ def test_a_week_of_correspondence_tells_each_player_what_is_true_once(
     # Who waits for the digest started a match against the AI on Sunday, and leaves it waiting until they resign it.
     for (name, _nth), plan in scenario.plan.items():
         if plan == "digest":
-            site.side_matches[name] = site.do(lambda name=name: services.match_create(
-                creator=people[name], game_slug="mancala", options={},
-                seats=[SeatSpec("creator"), SeatSpec("ai", ai_level=1)]))
+            site.side_matches[name] = site.do(
+                lambda name=name: services.match_create(
+                    creator=people[name],
+                    game_slug="mancala",
+                    options={},
+                    seats=[SeatSpec("creator"), SeatSpec("ai", ai_level=1)],
+                )
+            )
     site.run_until(START)
     creator, *others = scenario.seats
-    seats = [SeatSpec("creator")] + [SeatSpec("ai", ai_level=1) if name == "ai" else SeatSpec("user", username=name)
-                                     for name in others]
-    match = site.do(lambda: services.match_create(creator=people[creator], game_slug=scenario.game, options={},
-                                                  seats=seats, clock=scenario.clock))
+    seats = [SeatSpec("creator")] + [
+        SeatSpec("ai", ai_level=1) if name == "ai" else SeatSpec("user", username=name) for name in others
+    ]
+    match = site.do(
+        lambda: services.match_create(
+            creator=people[creator], game_slug=scenario.game, options={}, seats=seats, clock=scenario.clock
+        )
+    )
     site.talk(match, None, f"{creator} hello")  # the invited are told too
     for name in others:
         if name != "ai":
@@ -687,8 +847,10 @@ def test_a_week_of_correspondence_tells_each_player_what_is_true_once(
 
 # --- what every player received ---------------------------------------------------------
 
-DEADLINE = re.compile(r"(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun)[a-z]* \d{1,2} [A-Z][a-z]+(?: \d{4})?, \d\d:\d\d "
-                      r"[A-Z][\w+:-]*(?: \([^)]*\))?")
+DEADLINE = re.compile(
+    r"(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun)[a-z]* \d{1,2} [A-Z][a-z]+(?: \d{4})?, \d\d:\d\d "
+    r"[A-Z][\w+:-]*(?: \([^)]*\))?"
+)
 DIGEST_LINE = re.compile(r"^- (?P<name>.+?)(?:: time runs out (?P<deadline>.+))?\n  \S+/matches/(?P<pk>\d+)/$", re.M)
 NEWS_LINE = re.compile(r"^New messages in (?P<name>.+) \((?P<count>\d+)\): \S+/matches/(?P<pk>\d+)/#messages$", re.M)
 TURN_NOTICES = (Notification.Kind.YOUR_TURN, Notification.Kind.REMINDER, Notification.Kind.EXTENSION)
@@ -696,8 +858,9 @@ TURN_NOTICES = (Notification.Kind.YOUR_TURN, Notification.Kind.REMINDER, Notific
 
 def check_the_week(site: Site, scenario: Scenario, match: Match, ended: datetime, client) -> None:
     got = site.received
-    assert len([r for r in got if r.channel == "email"]) + len(site.staff_mail) == len(mail.outbox), \
+    assert len([r for r in got if r.channel == "email"]) + len(site.staff_mail) == len(mail.outbox), (
         "every email went through the outbox"
+    )
     assert len([r for r in got if r.channel == "webhook"]) == len(site.webhook.bodies)
     left = Notification.objects.filter(sent_at__isnull=True)
     assert not left.exists(), [(notice, notice.due_at) for notice in left]
@@ -705,9 +868,9 @@ def check_the_week(site: Site, scenario: Scenario, match: Match, ended: datetime
     planned = {(player, plan) for (player, _nth), plan in scenario.plan.items()}
     assert {(turn.player, turn.plan) for turn in site.turns if turn.plan != "move"} == planned, "the plan was played"
 
-    assert not [r for r in got if r.channel == "email"
-                and not wants_email(r.kind, r.turn_notice, r.reminders, r.message_emails)], \
-        "no email the player did not ask for (as the profile said when it went out)"
+    assert not [
+        r for r in got if r.channel == "email" and not wants_email(r.kind, r.turn_notice, r.reminders, r.message_emails)
+    ], "no email the player did not ask for (as the profile said when it went out)"
     assert not [r for r in got if r.channel == "webhook" and not CAST[r.player].webhook]
     check_turn_notices(site, got)
     check_digests(site, got)
@@ -716,8 +879,16 @@ def check_the_week(site: Site, scenario: Scenario, match: Match, ended: datetime
 
 
 def turn_of(site: Site, received: Received) -> Turn | None:
-    return next((turn for turn in site.turns if turn.player == received.player and turn.match_id == received.match_id
-                 and turn.start <= received.at <= turn.end), None)
+    return next(
+        (
+            turn
+            for turn in site.turns
+            if turn.player == received.player
+            and turn.match_id == received.match_id
+            and turn.start <= received.at <= turn.end
+        ),
+        None,
+    )
 
 
 def on_time(site: Site, at: datetime, moment: datetime) -> bool:
@@ -745,8 +916,9 @@ def check_turn_notices(site: Site, got: list[Received]) -> None:
 
     for turn in site.turns:
         persona = CAST[turn.player]
-        during = [r for r in got if r.match_id == turn.match_id and r.player == turn.player
-                  and turn.start <= r.at <= turn.end]
+        during = [
+            r for r in got if r.match_id == turn.match_id and r.player == turn.player and turn.start <= r.at <= turn.end
+        ]
         for channel, wanted in (("email", turn.turn_notice == "instant"), ("webhook", persona.webhook)):
             told = [r for r in during if r.channel == channel and r.kind == Notification.Kind.YOUR_TURN]
             when = your_turn_due(turn)
@@ -756,10 +928,16 @@ def check_turn_notices(site: Site, got: list[Received]) -> None:
             moments = expected_reminders(turn, persona) if channel == "email" or persona.webhook else []
             assert len(reminded) == len(moments), (turn, reminded, moments)
             assert all(on_time(site, at, moment) for at, moment in zip(reminded, moments, strict=True)), (
-                turn, reminded, moments)
+                turn,
+                reminded,
+                moments,
+            )
         extensions = [r for r in during if r.kind == Notification.Kind.EXTENSION]
-        expected = [channel for channel, wanted in (("email", turn.turn_notice != "none"),
-                                                   ("webhook", persona.webhook)) if wanted]
+        expected = [
+            channel
+            for channel, wanted in (("email", turn.turn_notice != "none"), ("webhook", persona.webhook))
+            if wanted
+        ]
         assert sorted(r.channel for r in extensions) == (expected if turn.plan == "extension" else []), turn
 
 
@@ -788,8 +966,14 @@ def expected_reminders(turn: Turn, persona: Persona) -> list[datetime]:
         sent = [share for share in mine if on_the_grid(at[share], 30) <= until]
         moments += [at[share] for share in sent]
         first_unsent = min((at[share] for share in mine if share not in sent), default=None)
-        come = max([come] + [share for share in services.REMINDER_SHARES if at[share] <= until
-                             and (first_unsent is None or at[share] < first_unsent)])
+        come = max(
+            [come]
+            + [
+                share
+                for share in services.REMINDER_SHARES
+                if at[share] <= until and (first_unsent is None or at[share] < first_unsent)
+            ]
+        )
     return sorted(moments)
 
 
@@ -801,16 +985,20 @@ def check_digests(site: Site, got: list[Received]) -> None:
     for name, hour, turn_notice, waiting, news in site.probes:
         sent = [r for r in digests if r.player == name and on_time(site, r.at, hour)]
         zone = zoneinfo.ZoneInfo(site.persona_at(name, hour).zone)
-        earlier_today = [r for r in digests if r.player == name and r.at < hour
-                         and r.at.astimezone(zone).date() == hour.astimezone(zone).date()]
+        earlier_today = [
+            r
+            for r in digests
+            if r.player == name and r.at < hour and r.at.astimezone(zone).date() == hour.astimezone(zone).date()
+        ]
         expected = (waiting or news) and turn_notice == "digest" and not earlier_today
         assert len(sent) == (1 if expected else 0), (name, hour, waiting, news, sent, earlier_today)
         for r in sent:
             told = {int(line["pk"]): int(line["count"]) for line in NEWS_LINE.finditer(r.text)}
             assert told == news, ("the digest tells of the messages not read yet", r, r.text, news)
     for r in digests:
-        assert any(name == r.player and on_time(site, r.at, hour) for name, hour, *_ in site.probes), \
+        assert any(name == r.player and on_time(site, r.at, hour) for name, hour, *_ in site.probes), (
             f"{r} came at another time than the player's hour"
+        )
         lines = list(DIGEST_LINE.finditer(r.text))
         assert {int(line["pk"]) for line in lines} == set(r.waiting), (r, r.text, r.waiting)
         for line in lines:
@@ -820,8 +1008,10 @@ def check_digests(site: Site, got: list[Received]) -> None:
     assert max(per_day.values(), default=1) == 1
     for turn in site.turns:
         if turn.plan == "digest":
-            assert any(r.player == turn.player and turn.start <= r.at <= turn.end and turn.match_id in r.waiting
-                       for r in digests), f"{turn}: the digest named the match waiting"
+            assert any(
+                r.player == turn.player and turn.start <= r.at <= turn.end and turn.match_id in r.waiting
+                for r in digests
+            ), f"{turn}: the digest named the match waiting"
 
 
 def check_message_notices(site: Site, scenario: Scenario, got: list[Received]) -> None:
@@ -830,7 +1020,8 @@ def check_message_notices(site: Site, scenario: Scenario, got: list[Received]) -
     hear of each message reported, once."""
     kinds = [line.split()[1] for lines in [*scenario.talk.values(), scenario.after_the_end] for line in lines]
     assert len(site.reports) == kinds.count("reported") and len(site.hidden) == kinds.count("hidden") + kinds.count(
-        "rude"), "the talk was held"
+        "rude"
+    ), "the talk was held"
     notices = [r for r in got if r.kind == Notification.Kind.MESSAGE]
     matches = {said.match_id for said in site.said}
     assert {r.match_id for r in notices} <= matches
@@ -844,8 +1035,11 @@ def check_message_notices(site: Site, scenario: Scenario, got: list[Received]) -
                 for r, (due, unseen) in zip(told, expected, strict=True):
                     assert on_time(site, r.at, due), (r, due, unseen)
                     authors = " and ".join(dict.fromkeys(CAST[said.author].name for said in unseen))
-                    assert r.subject == (f"{authors} wrote in {match_name}: {unseen[0].text}" if len(unseen) == 1
-                                         else f"{authors} wrote {len(unseen)} messages in {match_name}"), (r, unseen)
+                    assert r.subject == (
+                        f"{authors} wrote in {match_name}: {unseen[0].text}"
+                        if len(unseen) == 1
+                        else f"{authors} wrote {len(unseen)} messages in {match_name}"
+                    ), (r, unseen)
                     if channel == "webhook":
                         assert r.text.startswith(f"{r.subject}\n") and r.text.endswith(f"/matches/{match_id}/#messages")
                         continue
@@ -872,8 +1066,11 @@ def expected_message_notices(site: Site, name: str, match_id: int, channel: str)
     notices: list[tuple[datetime, list[Said]]] = []
     told_until = None
     for first in said:
-        if (name not in first.readers or (told_until is not None and first.at <= told_until)
-                or not site.wants_message_notice(name, channel, first.at)):
+        if (
+            name not in first.readers
+            or (told_until is not None and first.at <= told_until)
+            or not site.wants_message_notice(name, channel, first.at)
+        ):
             continue
         due = first.at + delay
         while (seen := site.last_look(name, match_id, due)) is not None and seen + PRESENCE > due:
@@ -881,8 +1078,14 @@ def expected_message_notices(site: Site, name: str, match_id: int, channel: str)
         told_until = due
         if (name in site.closed and site.closed[name] <= due) or not site.wants_message_notice(name, channel, due):
             continue
-        unseen = [later for later in said if first.at <= later.at <= due and later.author != name
-                  and not site.removed(later, due) and (seen is None or later.at > seen)]
+        unseen = [
+            later
+            for later in said
+            if first.at <= later.at <= due
+            and later.author != name
+            and not site.removed(later, due)
+            and (seen is None or later.at > seen)
+        ]
         if unseen:
             notices.append((due, unseen))
     return notices
@@ -898,12 +1101,14 @@ def check_the_end(site: Site, scenario: Scenario, match: Match, ended: datetime,
     people, names = site.people, {user.username: user.public_name for user in site.people.values()}
     late = next(turn for turn in site.turns if turn.plan == "timeout")
     timeouts = [r for r in got if r.kind == Notification.Kind.TIMEOUT]
-    assert sorted((r.player, r.channel) for r in timeouts) == told_at_once(site, people, late.end), \
+    assert sorted((r.player, r.channel) for r in timeouts) == told_at_once(site, people, late.end), (
         "every player hears of the timeout, once"
+    )
     for r in timeouts:
         if r.channel == "email":
-            assert ("You ran out of time" if r.player == late.player else f"{names[late.player]} ran out of time") \
-                in r.text, r.text
+            assert (
+                "You ran out of time" if r.player == late.player else f"{names[late.player]} ran out of time"
+            ) in r.text, r.text
 
     assert match.status == Status.FINISHED
     game = match.game_obj
@@ -918,8 +1123,9 @@ def check_the_end(site: Site, scenario: Scenario, match: Match, ended: datetime,
     results = [r for r in got if r.kind == Notification.Kind.MATCH_OVER and r.match_id == match.pk]
     if match.result["reason"].endswith("ran out of time"):
         readers = {}  # the timeout notice told both how it ended
-    assert sorted((r.player, r.channel) for r in results) == told_at_once(site, readers, ended), \
+    assert sorted((r.player, r.channel) for r in results) == told_at_once(site, readers, ended), (
         "everyone who took part hears the end, once"
+    )
     assert all(r.at == ended for r in results), "at once"
 
     log_lines = None
@@ -951,5 +1157,9 @@ def check_the_end(site: Site, scenario: Scenario, match: Match, ended: datetime,
 def told_at_once(site: Site, names, moment: datetime) -> list[tuple[str, str]]:
     """The channels of a notice that comes at once: email unless they chose none, and the webhook."""
     personas = {name: site.persona_at(name, moment) for name in names}
-    return sorted((name, channel) for name, persona in personas.items() for channel, wanted in (
-        ("email", persona.turn_notice != "none"), ("webhook", persona.webhook)) if wanted)
+    return sorted(
+        (name, channel)
+        for name, persona in personas.items()
+        for channel, wanted in (("email", persona.turn_notice != "none"), ("webhook", persona.webhook))
+        if wanted
+    )

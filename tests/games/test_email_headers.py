@@ -27,8 +27,11 @@ def site_url(settings):
 
 def sent_to(user) -> list[email.message.Message]:
     """The messages sent to ``user`` as a mail program receives them."""
-    return [email.message_from_string(message.message().as_string()) for message in mail.outbox
-            if message.to == [user.email]]
+    return [
+        email.message_from_string(message.message().as_string())
+        for message in mail.outbox
+        if message.to == [user.email]
+    ]
 
 
 def test_a_matchs_emails_are_one_conversation_with_ids_of_the_site(clock, alice, bob, carol):
@@ -46,8 +49,10 @@ def test_a_matchs_emails_are_one_conversation_with_ids_of_the_site(clock, alice,
     received = sent_to(bob)
     about = {number: [m for m in received if f"Mancala #{number}" in m["Subject"]] for number in (match.pk, other.pk)}
     assert [m["Subject"] for m in about[match.pk]] == [
-        f"Your turn in Mancala #{match.pk}", f"Time is running out in Mancala #{match.pk}",
-        f"Mancala #{match.pk} is over: you won"]
+        f"Your turn in Mancala #{match.pk}",
+        f"Time is running out in Mancala #{match.pk}",
+        f"Mancala #{match.pk} is over: you won",
+    ]
     for number, messages in about.items():
         for message in messages:
             assert message["References"] == message["In-Reply-To"] == f"<match-{number}@{SITE}>"
@@ -89,8 +94,9 @@ def test_an_email_staff_send_again_stays_in_its_matchs_conversation(clock, alice
 
 
 def test_every_game_email_says_it_was_sent_automatically_with_a_date_and_the_sites_sender(clock, alice, bob):
-    match = services.match_create(creator=alice, game_slug="mancala", options={},
-                                  seats=[SeatSpec("creator"), SeatSpec("user", username="bob")])
+    match = services.match_create(
+        creator=alice, game_slug="mancala", options={}, seats=[SeatSpec("creator"), SeatSpec("user", username="bob")]
+    )
     sweep(clock)  # the invitation
     services.match_accept(match_id=match.pk, user=bob)
     sweep(clock)  # Alice's turn
@@ -100,9 +106,14 @@ def test_every_game_email_says_it_was_sent_automatically_with_a_date_and_the_sit
     sweep(clock)
 
     received = sent_to(alice) + sent_to(bob)
-    assert sorted(message["Subject"] for message in received) == sorted([
-        f"Alice invites you to Mancala #{match.pk}", f"Your turn in Mancala #{match.pk}",
-        f"Your turn in Mancala #{match.pk}", f"Mancala #{match.pk} is over: you won"])
+    assert sorted(message["Subject"] for message in received) == sorted(
+        [
+            f"Alice invites you to Mancala #{match.pk}",
+            f"Your turn in Mancala #{match.pk}",
+            f"Your turn in Mancala #{match.pk}",
+            f"Mancala #{match.pk} is over: you won",
+        ]
+    )
     for message in received:
         assert message["Message-ID"].endswith(f"@{SITE}>")
         assert message["Auto-Submitted"] == "auto-generated", message["Subject"]

@@ -55,8 +55,10 @@ def cache_rows(prefix: str, count: int, *, expired: bool) -> list[str]:
     cache.set_many(dict.fromkeys(keys, 1), timeout=300)
     if expired:
         with connection.cursor() as cursor:
-            cursor.execute("UPDATE django_cache SET expires = %s WHERE cache_key LIKE %s",
-                           [timezone.now() - timedelta(seconds=1), f"%{prefix}-%"])
+            cursor.execute(
+                "UPDATE django_cache SET expires = %s WHERE cache_key LIKE %s",
+                [timezone.now() - timedelta(seconds=1), f"%{prefix}-%"],
+            )
     return keys
 
 
@@ -66,15 +68,25 @@ def cache_keys() -> set[str]:
         return {key.split(":", 2)[-1] for (key,) in cursor.fetchall()}  # the cache's ":1:" prefix off
 
 
-def notification(user, *, created_days_ago: float, sent_days_ago: float | None,
-                 outcome: str = Notification.Outcome.SENT, resent_from=None) -> Notification:
+def notification(
+    user,
+    *,
+    created_days_ago: float,
+    sent_days_ago: float | None,
+    outcome: str = Notification.Outcome.SENT,
+    resent_from=None,
+) -> Notification:
     now = timezone.now()
-    row = Notification.objects.create(user=user, kind=Notification.Kind.YOUR_TURN, subject="s", body="b",
-                                      resent_from=resent_from)
+    row = Notification.objects.create(
+        user=user, kind=Notification.Kind.YOUR_TURN, subject="s", body="b", resent_from=resent_from
+    )
     sent_at = None if sent_days_ago is None else now - timedelta(days=sent_days_ago)
     Notification.objects.filter(pk=row.pk).update(
-        created_at=now - timedelta(days=created_days_ago), due_at=now - timedelta(days=created_days_ago),
-        sent_at=sent_at, outcome=outcome if sent_at else Notification.Outcome.PENDING)
+        created_at=now - timedelta(days=created_days_ago),
+        due_at=now - timedelta(days=created_days_ago),
+        sent_at=sent_at,
+        outcome=outcome if sent_at else Notification.Outcome.PENDING,
+    )
     return row
 
 

@@ -73,17 +73,24 @@ def test_ai_seats_the_player_closed_and_unconfirmed_accounts_are_not_suggested(a
     start_match(alice, erin)
     User.objects.filter(pk=dora.pk).update(is_active=False)  # a finished match keeps a closed account's seat
     erin.emailaddress_set.update(verified=False)
-    services.match_create(creator=alice, game_slug="mancala", options={"variant": "egyptian"},
-                          seats=[SeatSpec("creator"), SeatSpec("open")])  # nobody joined: no one to suggest
+    services.match_create(
+        creator=alice,
+        game_slug="mancala",
+        options={"variant": "egyptian"},
+        seats=[SeatSpec("creator"), SeatSpec("open")],
+    )  # nobody joined: no one to suggest
 
     assert [user.username for user in selectors.recent_opponents(alice)] == ["bob"]
     assert carol not in selectors.recent_opponents(alice)
 
 
 def test_a_match_whose_seat_the_ai_took_from_the_player_still_counts(alice, bob, carol):
-    match = services.match_create(creator=alice, game_slug="jeexa", options={},
-                                  seats=[SeatSpec("creator"), SeatSpec("user", username="bob"),
-                                         SeatSpec("user", username="carol")])
+    match = services.match_create(
+        creator=alice,
+        game_slug="jeexa",
+        options={},
+        seats=[SeatSpec("creator"), SeatSpec("user", username="bob"), SeatSpec("user", username="carol")],
+    )
     for user in (bob, carol):
         services.match_accept(match_id=match.pk, user=user)
     services.match_resign(match_id=match.pk, user=alice)
@@ -124,10 +131,12 @@ def test_a_player_with_no_past_opponent_gets_no_empty_list(client, alice):
 def test_the_form_accepts_a_suggested_value(client, alice, bob):
     start_match(alice, bob)
     client.force_login(alice)
-    (value, _label), = datalist(form_page(client))[1]
+    ((value, _label),) = datalist(form_page(client))[1]
 
-    response = client.post(reverse("match_new", args=["mancala"]), {
-        "option_variant": "egyptian", "position": "first", "seat_1": "invite", "invite_1": value})
+    response = client.post(
+        reverse("match_new", args=["mancala"]),
+        {"option_variant": "egyptian", "position": "first", "seat_1": "invite", "invite_1": value},
+    )
 
     assert response.status_code == 302
     match = Match.objects.latest("pk")
@@ -148,8 +157,10 @@ def test_a_challenge_keeps_its_name_beside_the_suggestions(client, alice, bob, c
 def test_a_refused_form_keeps_the_typed_names_and_the_suggestions(client, alice, bob):
     start_match(alice, bob)
     client.force_login(alice)
-    response = client.post(reverse("match_new", args=["jeexa"]), {
-        "position": "first", "seat_1": "invite", "invite_1": "Bob", "seat_2": "invite", "invite_2": "ghost"})
+    response = client.post(
+        reverse("match_new", args=["jeexa"]),
+        {"position": "first", "seat_1": "invite", "invite_1": "Bob", "seat_2": "invite", "invite_2": "ghost"},
+    )
 
     assert response.status_code == 400
     html = response.content.decode()
@@ -158,7 +169,7 @@ def test_a_refused_form_keeps_the_typed_names_and_the_suggestions(client, alice,
     assert datalist(html)[1] == [("bob", "Bob")]
     assert all("_helptext" in field for field in invite_inputs(html))
     assert 'aria-describedby="id_invite_2_helptext id_invite_2_error"' in invite_inputs(html)[1]  # read together
-    assert html.count(f"<small id=\"id_invite_1_helptext\">{SUGGESTIONS_HELP}</small>") == 1
+    assert html.count(f'<small id="id_invite_1_helptext">{SUGGESTIONS_HELP}</small>') == 1
 
 
 def queries(client, url: str) -> int:
@@ -191,6 +202,8 @@ def test_a_sent_form_that_makes_a_match_does_not_look_up_suggestions(client, ali
 
     monkeypatch.setattr(selectors, "recent_opponents", unwanted)
     client.force_login(alice)
-    response = client.post(reverse("match_new", args=["mancala"]), {
-        "option_variant": "egyptian", "position": "first", "seat_1": "invite", "invite_1": "bob"})
+    response = client.post(
+        reverse("match_new", args=["mancala"]),
+        {"option_variant": "egyptian", "position": "first", "seat_1": "invite", "invite_1": "bob"},
+    )
     assert response.status_code == 302

@@ -48,7 +48,8 @@ def test_a_player_with_as_many_matches_waiting_as_allowed_may_start_no_other_unt
         assert refused.value.message == (
             f"You already have {most} matches waiting for players, the most one player may have at once. "
             "Cancel one of them (on its page), or wait until players join them, before you start another. "
-            "A match against the AI alone starts at once, so you may start one of those.")
+            "A match against the AI alone starts at once, so you may start one of those."
+        )
     assert stored() == before, "nothing stored, no invitation written"
 
     assert create(alice, AGAINST_AI).status == Status.ACTIVE, "a match against the AI is not limited"
@@ -63,8 +64,9 @@ def test_the_new_match_form_says_why_a_player_with_too_many_matches_waiting_may_
     settings.OPEN_MATCHES_PER_PLAYER = 1
     create(alice, OPEN)
     client.force_login(alice)
-    response = client.post(reverse("match_new", args=["mancala"]),
-                           {"option_variant": "egyptian", "position": "first", "seat_1": "open"})
+    response = client.post(
+        reverse("match_new", args=["mancala"]), {"option_variant": "egyptian", "position": "first", "seat_1": "open"}
+    )
     assert response.status_code == 400
     assert "You already have 1 matches waiting for players" in response.content.decode()
     assert Match.objects.count() == 1
@@ -106,14 +108,17 @@ def test_a_player_may_not_keep_more_invitations_waiting_for_the_same_player(cloc
         create(alice, inviting(carol, bob), game="jeexa")
     assert refused.value.message == (
         f"“Bob” has {most} of your invitations still to answer, the most one player may have from another at once. "
-        "Wait for their answers, or cancel one of those matches, before you invite them again.")
+        "Wait for their answers, or cancel one of those matches, before you invite them again."
+    )
     assert stored() == before
     sweep(clock)
     assert mail.outbox == [], "no email to Bob, nor to Carol invited beside him"
 
     client.force_login(alice)  # the new-match form says so beside the name
-    page = client.post(reverse("match_new", args=["mancala"]),
-                       {"option_variant": "egyptian", "position": "first", "seat_1": "invite", "invite_1": "Bob"})
+    page = client.post(
+        reverse("match_new", args=["mancala"]),
+        {"option_variant": "egyptian", "position": "first", "seat_1": "invite", "invite_1": "Bob"},
+    )
     assert page.status_code == 400 and "“Bob” has 3 of your invitations still to answer" in page.content.decode()
     assert stored() == before
 
@@ -138,7 +143,8 @@ def test_a_player_may_send_only_so_many_invitations_a_day(clock, alice, bob, car
         create(alice, inviting(bob, carol), game="jeexa")
     assert refused.value.message == (
         "You sent 3 invitations in the last 24 hours and this match would send 2 more: one player may send at most "
-        "4 a day. Leave seats open for anyone to join instead, or invite again tomorrow.")
+        "4 a day. Leave seats open for anyone to join instead, or invite again tomorrow."
+    )
     assert stored() == before
 
     create(alice, inviting(erin))  # the fourth
@@ -174,7 +180,6 @@ def test_a_match_stored_marks_its_invitations_and_not_its_joined_seats(alice, bo
     assert {seat.user: seat.invited for seat in match.seats.all()} == {alice: False, bob: True, carol: False}
 
 
-
 def test_the_lobby_lists_the_newest_challenges_only_however_many_players_post(client, carol):
     """A flood of challenges from many players makes no longer page and no more queries."""
     many = LOBBY_SHOWN // LOBBY_SHOWN_PER_CREATOR + 1  # none has more than the few of theirs shown
@@ -188,8 +193,10 @@ def test_the_lobby_lists_the_newest_challenges_only_however_many_players_post(cl
     assert count_queries(client, "get", reverse("lobby")) == few
     page = client.get(reverse("lobby")).content.decode()
     assert lobby_list(page) == posted[::-1][:LOBBY_SHOWN]
-    assert (f"The newest {LOBBY_SHOWN} are listed, at most {LOBBY_SHOWN_PER_CREATOR} of any one player's; "
-            "older ones may be waiting too.") in page
+    assert (
+        f"The newest {LOBBY_SHOWN} are listed, at most {LOBBY_SHOWN_PER_CREATOR} of any one player's; "
+        "older ones may be waiting too."
+    ) in page
 
 
 def lobby_list(page):
@@ -215,8 +222,10 @@ def test_players_at_the_cap_do_not_fill_the_lobby(client, settings, carol):
         assert [pk for pk in shown if pk in posted] == posted[::-1][:LOBBY_SHOWN_PER_CREATOR], "their newest few"
     assert set(others) <= set(shown), "every other player's challenge is listed"
     assert len(shown) == 3 * LOBBY_SHOWN_PER_CREATOR + len(others) and shown == sorted(shown, reverse=True)
-    assert (f"The newest {len(shown)} are listed, at most {LOBBY_SHOWN_PER_CREATOR} of any one player's; "
-            "older ones may be waiting too.") in page
+    assert (
+        f"The newest {len(shown)} are listed, at most {LOBBY_SHOWN_PER_CREATOR} of any one player's; "
+        "older ones may be waiting too."
+    ) in page
 
 
 def test_the_lobby_is_full_when_every_player_posts_as_many_as_allowed(client, settings, carol):

@@ -117,11 +117,14 @@ def test_both_rows_are_numbered_from_their_owners_left(client, played_match, req
     assert counts(top) == list(reversed(tiles[1 - bottom_seat]))
 
 
-@pytest.mark.parametrize(("viewer", "top_label", "bottom_label"), [
-    ("alice", "Player 2's tiles · Bob", "Player 1's tiles · Alice (you)"),
-    ("bob", "Player 1's tiles · Alice", "Player 2's tiles · Bob (you)"),
-    ("staff", "Player 2's tiles · Bob", "Player 1's tiles · Alice"),
-])
+@pytest.mark.parametrize(
+    ("viewer", "top_label", "bottom_label"),
+    [
+        ("alice", "Player 2's tiles · Bob", "Player 1's tiles · Alice (you)"),
+        ("bob", "Player 1's tiles · Alice", "Player 2's tiles · Bob (you)"),
+        ("staff", "Player 2's tiles · Bob", "Player 1's tiles · Alice"),
+    ],
+)
 def test_each_row_says_whose_it_is(client, played_match, request, viewer, top_label, bottom_label):
     board = board_of(client, request.getfixturevalue(viewer), played_match)
     me = 1 if viewer == "bob" else 0
@@ -159,7 +162,8 @@ def test_ethiopian_buttons_point_the_way_the_coins_go_and_name_it(client, alice,
         coins = MANCALA.view(MANCALA.load(match.state), mover)["tiles"][mover][2]
         assert button.attrs["aria-label"] == f"Sow tile 3 ({coins} coins) {turn} (to your {side})"
     assert text_of(board, "direction-key") == (
-        "Choose a tile and a direction: ◀ clockwise (to your left) or ▶ counterclockwise (to your right).")
+        "Choose a tile and a direction: ◀ clockwise (to your left) or ▶ counterclockwise (to your right)."
+    )
 
 
 def test_the_ethiopian_board_names_the_directions_for_the_player_waiting(client, alice, bob):
@@ -167,15 +171,23 @@ def test_the_ethiopian_board_names_the_directions_for_the_player_waiting(client,
     board = board_of(client, bob, match)
     assert not board.find_all(lambda node: node.tag == "button")
     assert text_of(board, "direction-key") == (
-        "Each move sows clockwise (to the mover's left) or counterclockwise (to the mover's right).")
+        "Each move sows clockwise (to the mover's left) or counterclockwise (to the mover's right)."
+    )
 
 
-@pytest.mark.parametrize(("variant", "quiet", "shown"), [
-    ("ethiopian", 19, None),
-    ("ethiopian", 35, "No coin banked for 35 moves: if 15 more bank none, the game ends and each player banks the "
-                      "coins on their own tiles."),
-    ("egyptian", 35, None),  # coins only go forward: no stall rule
-])
+@pytest.mark.parametrize(
+    ("variant", "quiet", "shown"),
+    [
+        ("ethiopian", 19, None),
+        (
+            "ethiopian",
+            35,
+            "No coin banked for 35 moves: if 15 more bank none, the game ends and each player banks the "
+            "coins on their own tiles.",
+        ),
+        ("egyptian", 35, None),  # coins only go forward: no stall rule
+    ],
+)
 def test_a_long_ethiopian_stall_is_counted_down_on_the_board(client, alice, bob, variant, quiet, shown):
     match = with_state(start_match(alice, bob, variant=variant), quiet_moves=quiet)
     board = board_of(client, alice, match)
@@ -191,7 +203,8 @@ def test_a_game_the_stall_rule_ended_says_so_on_the_board_without_a_countdown(cl
     board = board_of(client, bob, match)
     stall = board.find_all(lambda node: node.attrs.get("data-testid") == "stall")
     assert [" ".join(node.text.split()) for node in stall] == [
-        "50 moves in a row banked no coin, so the game ended and each player banked the coins on their own tiles."]
+        "50 moves in a row banked no coin, so the game ended and each player banked the coins on their own tiles."
+    ]
 
 
 def finished_by_the_last_move(match: Match, user, tiles, mancalas, move: str) -> Match:
@@ -206,28 +219,39 @@ def finished_by_the_last_move(match: Match, user, tiles, mancalas, move: str) ->
 def test_only_a_finished_nigerian_board_says_the_coins_left_on_the_tiles_do_not_count(client, alice, bob):
     # Alice's last single coin reaches her mancala; Bob, to move, has no coin left: the game ends
     # with Alice's 2 coins on her first tile, which count for nobody.
-    nigerian = finished_by_the_last_move(start_match(alice, bob, variant="nigerian"), alice,
-                                         [[2, 0, 0, 0, 0, 1], [0] * 6], [23, 22], "6")
+    nigerian = finished_by_the_last_move(
+        start_match(alice, bob, variant="nigerian"), alice, [[2, 0, 0, 0, 0, 1], [0] * 6], [23, 22], "6"
+    )
     assert nigerian.result["scores"] == [24, 22]
     assert text_of(board_of(client, alice, nigerian), "uncounted-note") == (
-        f"{NIGERIAN_NOTE}: 2 coins left here, so the scores add up to 46 of the 48.")
+        f"{NIGERIAN_NOTE}: 2 coins left here, so the scores add up to 46 of the 48."
+    )
     # Elsewhere the end sweeps every coin into a mancala (Bob banks his 3), and a Nigerian game
     # in play has no score to explain yet.
-    others = [finished_by_the_last_move(start_match(alice, bob, variant=variant), alice,
-                                        [[0, 0, 0, 0, 0, 1], [0, 0, 0, 0, 0, 3]], [23, 21], "6")
-              for variant in ("egyptian", "kalah")]
+    others = [
+        finished_by_the_last_move(
+            start_match(alice, bob, variant=variant), alice, [[0, 0, 0, 0, 0, 1], [0, 0, 0, 0, 0, 3]], [23, 21], "6"
+        )
+        for variant in ("egyptian", "kalah")
+    ]
     assert [match.result["scores"] for match in others] == [[24, 24], [24, 24]]
     for match in [*others, start_match(alice, bob, variant="nigerian")]:
         assert NIGERIAN_NOTE not in board_of(client, alice, match).text, match.options
 
 
 def test_the_ethiopian_key_says_why_a_tile_with_one_coin_has_no_button(client, alice, bob):
-    match = with_state(start_match(alice, bob, variant="ethiopian"),
-                       tiles=[[1, 4, 1, 0, 5, 2], [4, 4, 4, 4, 4, 4]], mancalas=[11, 0])
+    match = with_state(
+        start_match(alice, bob, variant="ethiopian"), tiles=[[1, 4, 1, 0, 5, 2], [4, 4, 4, 4, 4, 4]], mancalas=[11, 0]
+    )
     board = board_of(client, alice, match)
     tiles = row(board, "row-bottom")
     assert [bool(tile.find_all(lambda node: node.tag == "button")) for tile in tiles] == [
-        False, True, False, False, True, True]
-    assert text_of(board, "direction-key").endswith(
-        "Tiles 1 and 3 hold a single coin, which may never start a sowing.")
+        False,
+        True,
+        False,
+        False,
+        True,
+        True,
+    ]
+    assert text_of(board, "direction-key").endswith("Tiles 1 and 3 hold a single coin, which may never start a sowing.")
     assert "single coin" not in text_of(board_of(client, bob, match), "direction-key"), "the mover's row only"

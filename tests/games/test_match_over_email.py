@@ -106,11 +106,21 @@ def test_a_mecca_win_by_placing_every_pilgrim_says_why_and_is_no_tie_break(alice
     game = get_game("mecca")
     # Alice's green, last in the order, places its last pilgrim (her yellow hand is empty too).
     last_turn = {
-        "players": 2, "seed": 0, "board": {"f1": "yellow", "k7": "green", "a5": "red", "a7": "blue", "c3": "red"},
+        "players": 2,
+        "seed": 0,
+        "board": {"f1": "yellow", "k7": "green", "a5": "red", "a7": "blue", "c3": "red"},
         "hand": {"yellow": 0, "red": 16, "green": 1, "blue": 17},
-        "entrances": {"yellow": "f1", "red": "a5", "green": "k7", "blue": "a7"}, "step": "place",
-        "colour": "green", "placed": 0, "round": 3, "final_round": False, "last_removal": None, "passed": [],
-        "reason": "", "moves_played": 40, "recent_removals": [],
+        "entrances": {"yellow": "f1", "red": "a5", "green": "k7", "blue": "a7"},
+        "step": "place",
+        "colour": "green",
+        "placed": 0,
+        "round": 3,
+        "final_round": False,
+        "last_removal": None,
+        "passed": [],
+        "reason": "",
+        "moves_played": 40,
+        "recent_removals": [],
     }
     Match.objects.filter(pk=match.pk).update(state=game.dump(game.load(last_turn)))
     services.move_submit(match_id=match.pk, user=alice, move="b5", expected_version=0)
@@ -145,8 +155,12 @@ def test_a_staff_reason_that_ends_its_own_sentence_gets_no_second_mark(match, st
 
 
 def test_a_declined_invitation_is_called_cancelled_not_over(alice, bob):
-    match = services.match_create(creator=alice, game_slug="mancala", options={},
-                                  seats=[services.SeatSpec("creator"), services.SeatSpec("user", username="bob")])
+    match = services.match_create(
+        creator=alice,
+        game_slug="mancala",
+        options={},
+        seats=[services.SeatSpec("creator"), services.SeatSpec("user", username="bob")],
+    )
     services.match_decline(match_id=match.pk, user=bob)
 
     notice = told(match, alice)
@@ -155,8 +169,12 @@ def test_a_declined_invitation_is_called_cancelled_not_over(alice, bob):
 
 
 def test_the_invited_hear_when_the_creator_withdraws_the_match(alice, bob, carol):
-    match = services.match_create(creator=alice, game_slug="mecca", options={}, seats=[
-        services.SeatSpec("creator"), services.SeatSpec("user", username="bob"), services.SeatSpec("open")])
+    match = services.match_create(
+        creator=alice,
+        game_slug="mecca",
+        options={},
+        seats=[services.SeatSpec("creator"), services.SeatSpec("user", username="bob"), services.SeatSpec("open")],
+    )
     services.match_join(match_id=match.pk, user=carol)
     services.match_cancel(match_id=match.pk, user=alice)
 
@@ -171,14 +189,19 @@ def test_the_invited_hear_when_the_creator_withdraws_the_match(alice, bob, carol
 
 # --- a player whose seat the AI took over -----------------------------------------------------------------------
 
+
 def end_after_alices_next_move(match: Match, ending: Outcome, monkeypatch) -> None:
     """Rules under which Alice's next step ends the game with ``ending``; the step is made."""
     game = match.game_obj
     state = game.load(match.state)
     assert game.to_act(state) == (0,), "Alice plays first"
     monkeypatch.setattr(type(game), "outcome", lambda self, after: None if after == state else ending)
-    services.move_submit(match_id=match.pk, user=Match.objects.get(pk=match.pk).seats.get(number=0).user,
-                         move=game.legal_moves(state, 0)[0], expected_version=match.version)
+    services.move_submit(
+        match_id=match.pk,
+        user=Match.objects.get(pk=match.pk).seats.get(number=0).user,
+        move=game.legal_moves(state, 0)[0],
+        expected_version=match.version,
+    )
 
 
 def on_the_day(moment, user) -> str:
@@ -186,7 +209,8 @@ def on_the_day(moment, user) -> str:
 
 
 def test_a_player_whose_seat_the_ai_took_hears_how_the_match_ended_and_since_when_the_ai_played(
-        alice, bob, carol, clock, monkeypatch):
+    alice, bob, carol, clock, monkeypatch
+):
     """Carol resigned and the AI played on in her seat: she could watch the match, but its end
     came by no email."""
     carol.time_zone = "Pacific/Auckland"  # the day she reads is hers: 3 March at 20:00 in London is 4 March there
@@ -200,8 +224,10 @@ def test_a_player_whose_seat_the_ai_took_hears_how_the_match_ended_and_since_whe
 
     notice = told(match, carol)
     assert notice.subject == f"Mesopotamia #{match.pk} is over: your former seat lost"
-    assert "is over. AI (Strong), in your former seat, lost: Alice won.\nScore: Alice 9, Bob 4, AI (Strong) 6.\n" \
+    assert (
+        "is over. AI (Strong), in your former seat, lost: Alice won.\nScore: Alice 9, Bob 4, AI (Strong) 6.\n"
         in notice.body
+    )
     assert "The AI took your seat on Wednesday 4 March 2026 and played it from then on.\n" in notice.body
     assert told(match, bob).subject.endswith("you lost"), "the others are told as before"
     assert "The AI took your seat" not in told(match, bob).body
@@ -209,8 +235,9 @@ def test_a_player_whose_seat_the_ai_took_hears_how_the_match_ended_and_since_whe
 
 def test_a_player_whose_seat_the_ai_won_with_after_a_timeout_hears_that_their_former_seat_won(alice, bob, clock):
     """Two players, the AI taking the late seat: Alice's clock ran out, then Bob resigned."""
-    match = start_timed_match(alice, bob, clock=services.ClockSpec(time_control="per_move", days_per_move=1,
-                                                                   on_timeout="ai"))
+    match = start_timed_match(
+        alice, bob, clock=services.ClockSpec(time_control="per_move", days_per_move=1, on_timeout="ai")
+    )
     clock.advance(days=1, seconds=1)
     assert services.match_timeout(match_id=match.pk, expected_version=0) == [0]
     services.match_resign(match_id=match.pk, user=bob)
@@ -219,8 +246,9 @@ def test_a_player_whose_seat_the_ai_won_with_after_a_timeout_hears_that_their_fo
     assert notice.subject == f"Mancala #{match.pk} is over: your former seat won"
     assert "is over. AI (Strong), in your former seat, won (Bob resigned).\n" in notice.body
     assert f"The AI took your seat on {on_the_day(clock.now, alice)}" in notice.body
-    assert not Notification.objects.filter(match=match, user=bob, kind=Notification.Kind.MATCH_OVER).exists(), \
+    assert not Notification.objects.filter(match=match, user=bob, kind=Notification.Kind.MATCH_OVER).exists(), (
         "Bob resigned: he knows"
+    )
 
 
 def test_a_player_whose_seat_staff_gave_to_the_ai_hears_when_the_opponent_runs_out_of_time(alice, bob, staff, clock):
@@ -233,8 +261,9 @@ def test_a_player_whose_seat_staff_gave_to_the_ai_hears_when_the_opponent_runs_o
     notice = told(match, alice)
     assert notice.subject == f"Mancala #{match.pk} is over: your former seat won"
     assert "is over. AI (Easy), in your former seat, won (Bob ran out of time).\n" in notice.body
-    assert not Notification.objects.filter(match=match, user=bob, kind=Notification.Kind.MATCH_OVER).exists(), \
+    assert not Notification.objects.filter(match=match, user=bob, kind=Notification.Kind.MATCH_OVER).exists(), (
         "Bob hears of his timeout in the timeout email"
+    )
 
 
 def test_a_player_whose_seat_the_ai_took_hears_when_staff_cancel_the_match(alice, bob, carol, staff):
@@ -244,14 +273,17 @@ def test_a_player_whose_seat_the_ai_took_hears_when_staff_cancel_the_match(alice
 
     notice = told(match, carol)
     assert notice.subject == f"Jeexa #{match.pk} was cancelled"
-    assert f"was cancelled: nobody wins or loses it.\nThe AI took your seat on {on_the_day(timezone.now(), carol)} " \
-           "and played it until then.\n" in notice.body
+    assert (
+        f"was cancelled: nobody wins or loses it.\nThe AI took your seat on {on_the_day(timezone.now(), carol)} "
+        "and played it until then.\n" in notice.body
+    )
     assert "Staff aborted the match: Cheating reported." in notice.body
     assert "The AI took your seat" not in told(match, bob).body
 
 
 def test_a_former_player_gets_the_result_only_as_they_chose_and_nothing_once_their_account_is_closed(
-        alice, bob, carol, monkeypatch):
+    alice, bob, carol, monkeypatch
+):
     """No email for one who chose none (their webhook still hears it); a closed account, none at all."""
     dave = make_user("dave", display_name="Dave")
     match = start_timed_match(alice, bob, carol, dave, game="mesopotamia")
@@ -268,12 +300,20 @@ def test_a_former_player_gets_the_result_only_as_they_chose_and_nothing_once_the
     assert sorted(told_whom.values_list("user__username", "channel")) == [("bob", "webhook"), ("carol", "email")]
 
 
-def test_an_invited_player_whose_seat_went_to_the_ai_before_the_start_hears_no_result(alice, bob, carol, staff,
-                                                                                     monkeypatch):
+def test_an_invited_player_whose_seat_went_to_the_ai_before_the_start_hears_no_result(
+    alice, bob, carol, staff, monkeypatch
+):
     """Their invitation was withdrawn ("the match is played without you"): they took no part."""
-    match = services.match_create(creator=alice, game_slug="mesopotamia", options={}, seats=[
-        services.SeatSpec("creator"), services.SeatSpec("user", username="bob"),
-        services.SeatSpec("user", username="carol")])
+    match = services.match_create(
+        creator=alice,
+        game_slug="mesopotamia",
+        options={},
+        seats=[
+            services.SeatSpec("creator"),
+            services.SeatSpec("user", username="bob"),
+            services.SeatSpec("user", username="carol"),
+        ],
+    )
     services.match_accept(match_id=match.pk, user=bob)
     services.seat_replace_by_ai(match_id=match.pk, seat_number=2, level=1, actor=staff, reason="No answer")
     match.refresh_from_db()

@@ -52,8 +52,11 @@ def test_a_click_on_the_kaaba_or_a_taken_square_gets_its_reason(client, alice, b
     assert squares["f6"]["move"] == "f6" and squares[taken]["move"] == taken, "clickable, not pictures"
     assert not squares["f6"]["target"], "and not marked"
     client.force_login(users[seat])
-    for square, reason in (("f6", explain.KAABA_SQUARE), ("e5", explain.KAABA_SQUARE),
-                           (taken, explain.TAKEN.format(colour=state_colour(state, taken), square=taken))):
+    for square, reason in (
+        ("f6", explain.KAABA_SQUARE),
+        ("e5", explain.KAABA_SQUARE),
+        (taken, explain.TAKEN.format(colour=state_colour(state, taken), square=taken)),
+    ):
         response = client.post(reverse("match_move", args=[match.pk]), {"move": square, "version": 0}, **HTMX)
         assert response.status_code == 422 and reason in response.content.decode(), square
     assert Match.objects.get(pk=match.pk).version == 0
@@ -88,8 +91,11 @@ def test_in_the_first_round_the_prompt_asks_for_the_one_pilgrim_of_the_round():
 
 
 def test_only_the_crescents_of_colours_in_play_are_drawn():
-    for players, drawn in ((4, {"yellow", "red", "green", "blue"}), (5, {"yellow", "red", "green", "blue", "black"}),
-                           (6, {"yellow", "red", "green", "blue", "black", "white"})):
+    for players, drawn in (
+        (4, {"yellow", "red", "green", "blue"}),
+        (5, {"yellow", "red", "green", "blue", "black"}),
+        (6, {"yellow", "red", "green", "blue", "black", "white"}),
+    ):
         board = board_for(placing_state(players), 0)
         crescents = {cell["crescent"]["colour"] for cell in cells(board).values() if cell["crescent"]}
         assert crescents == drawn, players
@@ -118,8 +124,12 @@ def test_every_removal_of_the_last_round_is_noted_and_marked_not_only_the_latest
     board = board_for(state, seat)
     squares = cells(board)
     for removal in MECCA.view(state, seat)["recent_removals"]:
-        assert any(note.startswith(f"{removal['by'].capitalize()} removed the {removal['colour']} pilgrim on "
-                                   f"{removal['square']}") for note in board["notes"]), removal
+        assert any(
+            note.startswith(
+                f"{removal['by'].capitalize()} removed the {removal['colour']} pilgrim on {removal['square']}"
+            )
+            for note in board["notes"]
+        ), removal
         if not squares[removal["square"]]["pilgrim"]:
             assert squares[removal["square"]]["returned"]["colour"] == removal["colour"], "marked as gone"
 
@@ -156,7 +166,8 @@ def test_removal_targets_are_marked_by_a_shape_not_by_colour_alone(client, alice
 
 
 def test_the_colour_table_says_it_lists_the_choosing_order_during_set_up_and_the_playing_order_after(
-        client, alice, bob, carol):
+    client, alice, bob, carol
+):
     """During set-up it was captioned "Playing order" over the order the colours choose their entrances in."""
     dave = make_user("dave")
     match = start_timed_match(alice, bob, carol, dave, clock=ClockSpec(), game="mecca")
@@ -177,8 +188,11 @@ def test_a_marked_square_says_what_choosing_it_does_at_each_step():
     entrance = MECCA.initial_state(4, {}, 1)
     placing = placing_state()
     removing = removal_state()
-    for state, words in ((entrance, "you may choose this entrance"), (placing, "a pilgrim may go here"),
-                         (removing, "may be removed")):
+    for state, words in (
+        (entrance, "you may choose this entrance"),
+        (placing, "a pilgrim may go here"),
+        (removing, "may be removed"),
+    ):
         seat = MECCA.to_act(state)[0]
         squares = cells(board_for(state, seat))
         marked = [cell for cell in squares.values() if cell["target"]]
@@ -189,9 +203,11 @@ def test_a_marked_square_says_what_choosing_it_does_at_each_step():
 
 def test_a_marked_square_says_its_move_for_the_confirm_bar():
     """With 'Confirm each move' on, the bar said "Confirm: f1, entrance 1, you may choose this entrance"."""
-    for state, said in ((MECCA.initial_state(4, {}, 1), r"Choose entrance \d \([a-k]\d+\)"),
-                        (placing_state(), r"Place a pilgrim on [a-k]\d+"),
-                        (removal_state(), r"Remove the [a-z]+ pilgrim on [a-k]\d+")):
+    for state, said in (
+        (MECCA.initial_state(4, {}, 1), r"Choose entrance \d \([a-k]\d+\)"),
+        (placing_state(), r"Place a pilgrim on [a-k]\d+"),
+        (removal_state(), r"Remove the [a-z]+ pilgrim on [a-k]\d+"),
+    ):
         squares = cells(board_for(state, MECCA.to_act(state)[0])).values()
         assert all(re.fullmatch(said, cell["move_said"]) for cell in squares if cell["target"]), said
         assert not any(cell["move_said"] for cell in squares if not cell["target"])

@@ -56,8 +56,12 @@ def write(match, user, text: str):
 @pytest.fixture
 def mecca(alice, bob, carol):
     """Mecca among Alice, Bob, Carol and an AI, its invitations and first "your turn" sent."""
-    seats = [SeatSpec("creator"), SeatSpec("user", username="bob"), SeatSpec("user", username="carol"),
-             SeatSpec("ai", ai_level=1)]
+    seats = [
+        SeatSpec("creator"),
+        SeatSpec("user", username="bob"),
+        SeatSpec("user", username="carol"),
+        SeatSpec("ai", ai_level=1),
+    ]
     match = services.match_create(creator=alice, game_slug="mecca", options={}, seats=seats)
     for user in (bob, carol):
         services.match_accept(match_id=match.pk, user=user)
@@ -79,8 +83,9 @@ def test_one_message_emails_each_other_player_after_the_delay(clock, alice, bob,
     assert f"/matches/{mecca.pk}/#messages" in to_alice.body
     assert to_carol.subject == to_alice.subject
     rows = Notification.objects.filter(kind=Notification.Kind.MESSAGE)
-    assert sorted(rows.values_list("user__username", "outcome")) == [("alice", "sent"), ("carol", "sent")], \
+    assert sorted(rows.values_list("user__username", "outcome")) == [("alice", "sent"), ("carol", "sent")], (
         "none for the AI's seat"
+    )
 
 
 def test_a_closed_account_is_not_told(clock, alice, bob, staff, delay):
@@ -133,11 +138,13 @@ def test_a_player_who_opened_the_page_after_the_message_is_not_emailed(clock, al
     relay(clock, delay)
     assert not told(bob) and not webhook.bodies
     assert set(Notification.objects.filter(user=bob, kind="message").values_list("outcome", "last_error")) == {
-        ("skipped", "The player read them on the match page.")}
+        ("skipped", "The player read them on the match page.")
+    }
 
 
-def test_a_player_still_on_the_page_is_not_emailed_one_who_left_before_a_later_message_is(clock, alice, bob, match,
-                                                                                          delay):
+def test_a_player_still_on_the_page_is_not_emailed_one_who_left_before_a_later_message_is(
+    clock, alice, bob, match, delay
+):
     client = signed_in(bob)
     poll = reverse("match_poll", args=[match.pk])
     write(match, alice, "first")
@@ -240,7 +247,8 @@ def test_messages_staff_removed_are_left_out_and_all_removed_sends_nothing(clock
     relay(clock, delay + 1)
     assert len(told(bob)) == 1
     assert Notification.objects.filter(user=bob, kind="message").latest("pk").last_error == (
-        "Staff removed every message it told of.")
+        "Staff removed every message it told of."
+    )
 
 
 def test_the_webhook_gets_the_notice_too(clock, alice, bob, match, delay, webhook):
@@ -249,8 +257,9 @@ def test_the_webhook_gets_the_notice_too(clock, alice, bob, match, delay, webhoo
     write(match, alice, "@everyone <b>hi</b>")
     relay(clock, delay + 1)
     [post] = webhook.bodies
-    assert post["content"] == (f"Alice wrote in Mancala #{match.pk}: @everyone <b>hi</b>\n"
-                               f"http://127.0.0.1:8000/matches/{match.pk}/#messages")
+    assert post["content"] == (
+        f"Alice wrote in Mancala #{match.pk}: @everyone <b>hi</b>\nhttp://127.0.0.1:8000/matches/{match.pk}/#messages"
+    )
     assert post["allowed_mentions"] == {"parse": []} and "&lt;b&gt;" in post["text"]
     assert not told(bob)
 
@@ -275,8 +284,7 @@ def test_a_long_first_line_is_cut_short_in_the_subject(clock, alice, bob, match,
     assert len(sent.subject) < 120 and sent.subject.endswith("…")
 
 
-def test_a_message_written_while_its_notice_goes_out_gets_one_of_its_own(clock, alice, bob, match, delay,
-                                                                          monkeypatch):
+def test_a_message_written_while_its_notice_goes_out_gets_one_of_its_own(clock, alice, bob, match, delay, monkeypatch):
     write(match, alice, "first")
     real = services._deliver
 
@@ -316,8 +324,9 @@ def test_staff_may_send_one_again_unless_it_quotes_a_message_removed_since(clock
 
 
 def test_an_invited_player_who_has_not_answered_is_told_too(clock, alice, bob, delay):
-    match = services.match_create(creator=alice, game_slug="mancala", options={},
-                                  seats=[SeatSpec("creator"), SeatSpec("user", username="bob")])
+    match = services.match_create(
+        creator=alice, game_slug="mancala", options={}, seats=[SeatSpec("creator"), SeatSpec("user", username="bob")]
+    )
     mail.outbox.clear()
     write(match, alice, "fancy a game?")
     relay(clock, delay + 1)

@@ -69,8 +69,9 @@ def test_a_message_of_another_match_is_not_found(alice, bob, rude):
 
 
 def test_a_spectator_of_an_open_challenge_may_report_what_they_read(alice, carol):
-    challenge = services.match_create(creator=alice, game_slug="mancala", options={},
-                                      seats=[SeatSpec("creator"), SeatSpec("open")])
+    challenge = services.match_create(
+        creator=alice, game_slug="mancala", options={}, seats=[SeatSpec("creator"), SeatSpec("open")]
+    )
     message = services.message_post(match_id=challenge.pk, user=alice, text="only good players please, idiots")
     assert report(message, carol).reporter == carol
 
@@ -92,8 +93,9 @@ def test_reporting_the_same_message_twice_is_no_error_and_stores_nothing_new(bob
 
 def test_at_most_ten_reports_an_hour_then_in_words_until_the_hour_is_over(monkeypatch, clock, alice, bob, match):
     monkeypatch.setattr("django.core.cache.backends.db.tz_now", clock)  # the cache's own clock moves too
-    messages = Message.objects.bulk_create(Message(match=match, author=alice, text=f"line {n}", after_move=0)
-                                           for n in range(11))
+    messages = Message.objects.bulk_create(
+        Message(match=match, author=alice, text=f"line {n}", after_move=0) for n in range(11)
+    )
     for message in messages[:10]:
         report(message, bob)
     with pytest.raises(services.TooFast, match=services.REPORTS_TOO_FAST) as refused:
@@ -128,8 +130,13 @@ def sweep(clock) -> int:
 
 @pytest.mark.worker
 @pytest.mark.django_db(transaction=True)
-def test_the_first_report_of_a_message_emails_staff_once_through_the_worker(worker, moderators, alice, bob,  # noqa: F811
-                                                                           staff):
+def test_the_first_report_of_a_message_emails_staff_once_through_the_worker(
+    worker,  # noqa: F811
+    moderators,
+    alice,
+    bob,
+    staff,
+):
     match = start_match(alice, bob)
     rude = services.message_post(match_id=match.pk, user=alice, text="you play like a potato\nand smell like one")
 
@@ -155,8 +162,9 @@ def test_the_first_report_of_a_message_emails_staff_once_through_the_worker(work
     assert len(staff_emails()) == 1
 
 
-def test_only_the_first_report_schedules_an_email(moderators, alice, bob, staff, rude,
-                                                  django_capture_on_commit_callbacks):
+def test_only_the_first_report_schedules_an_email(
+    moderators, alice, bob, staff, rude, django_capture_on_commit_callbacks
+):
     with django_capture_on_commit_callbacks() as first:
         report(rude, bob)
     with django_capture_on_commit_callbacks() as second:
@@ -220,7 +228,7 @@ def test_the_report_control_is_beside_others_messages_only_and_takes_two_steps(a
     services.message_hide(message_id=removed.pk, hidden=True)
     page = page_of(signed_in(bob), match)
     control = item(page, rude)
-    assert f"<details class=\"report\" id=\"report-{rude.pk}\">" in control and "<summary>Report…</summary>" in control
+    assert f'<details class="report" id="report-{rude.pk}">' in control and "<summary>Report…</summary>" in control
     assert f'action="{report_url(rude)}"' in control and f'hx-post="{report_url(rude)}"' in control
     assert "Report this message to staff? Staff read it and may remove it." in control
     assert f'<label for="report-reason-{rude.pk}">' in control and 'maxlength="200"' in control

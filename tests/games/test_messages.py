@@ -44,8 +44,12 @@ def test_a_player_writes_after_the_moves_played_and_open_pages_learn_of_it(alice
 @pytest.mark.parametrize("status", ["open, invited", "open, creator", Status.ACTIVE, Status.FINISHED, Status.ABORTED])
 def test_every_seated_player_may_write_whatever_the_match_s_status(alice, bob, status):
     if status.startswith("open"):
-        match = services.match_create(creator=alice, game_slug="mancala", options={},
-                                      seats=[SeatSpec("creator"), SeatSpec("user", username="bob")])
+        match = services.match_create(
+            creator=alice,
+            game_slug="mancala",
+            options={},
+            seats=[SeatSpec("creator"), SeatSpec("user", username="bob")],
+        )
         writer = bob if status == "open, invited" else alice  # bob has not accepted yet
     else:
         match, writer = start_match(alice, bob), bob
@@ -57,12 +61,15 @@ def test_every_seated_player_may_write_whatever_the_match_s_status(alice, bob, s
     assert Message.objects.get().author == writer
 
 
-@pytest.mark.parametrize(("text", "words"), [
-    ("", services.MESSAGE_EMPTY),
-    (" \r\n\t ", services.MESSAGE_EMPTY),
-    ("x" * 501, "A message may be at most 500 characters; yours has 501."),
-    ("hello\x00", services.MESSAGE_NUL),
-])
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        ("", services.MESSAGE_EMPTY),
+        (" \r\n\t ", services.MESSAGE_EMPTY),
+        ("x" * 501, "A message may be at most 500 characters; yours has 501."),
+        ("hello\x00", services.MESSAGE_NUL),
+    ],
+)
 def test_a_bad_message_is_refused_in_words_and_nothing_is_stored(alice, match, text, words):
     before = revision(match)
     with pytest.raises(services.ServiceError) as refused:
@@ -119,8 +126,9 @@ def test_staff_hide_a_message_and_open_pages_learn_of_it(alice, match):
 
 
 def test_the_latest_50_oldest_first_with_how_many_there_are(alice, bob, match):
-    Message.objects.bulk_create(Message(match=match, author=(alice, bob)[n % 2], text=f"line {n}", after_move=0)
-                                for n in range(60))
+    Message.objects.bulk_create(
+        Message(match=match, author=(alice, bob)[n % 2], text=f"line {n}", after_move=0) for n in range(60)
+    )
     latest = selectors.match_messages(match)
     assert latest.total == 60 and [m.text for m in latest.shown] == [f"line {n}" for n in range(10, 60)]
     every = selectors.match_messages(match, every=True)
@@ -172,8 +180,9 @@ def test_a_message_sent_with_htmx_comes_back_in_the_redrawn_part_and_reaches_the
     assert "<html" not in fragment and "<textarea" not in fragment
     message = Message.objects.get()
     # site.js tells the others' new messages (announced) from the player's own by these.
-    said = re.search(rf'<li id="message-{message.pk}" data-message-id="{message.pk}" data-own>(.*?)</li>', fragment,
-                     re.DOTALL)[1]
+    said = re.search(
+        rf'<li id="message-{message.pk}" data-message-id="{message.pk}" data-own>(.*?)</li>', fragment, re.DOTALL
+    )[1]
     assert f'href="{reverse("player", args=["alice"])}">Alice</a>' in said
     assert re.search(r'<time datetime="[0-9T:+-]+">[^<]+</time>', said) and "after move 1" in said
     assert "good luck, Bob!" in said
@@ -205,8 +214,9 @@ def test_players_get_the_form_and_the_line_on_who_reads_outside_the_redrawn_part
 
 
 def test_a_spectator_reads_an_open_challenge_s_messages_without_a_form(alice, carol):
-    challenge = services.match_create(creator=alice, game_slug="mancala", options={},
-                                      seats=[SeatSpec("creator"), SeatSpec("open")])
+    challenge = services.match_create(
+        creator=alice, game_slug="mancala", options={}, seats=[SeatSpec("creator"), SeatSpec("open")]
+    )
     services.message_post(match_id=challenge.pk, user=alice, text="anyone for a game?")
     carols = signed_in(carol)
     page = page_of(carols, challenge)
@@ -253,11 +263,14 @@ def test_a_visitor_is_asked_to_sign_in(client, match):
     assert response.status_code == 302 and reverse("account_login") in response["Location"]
 
 
-@pytest.mark.parametrize(("text", "words"), [
-    ("", services.MESSAGE_EMPTY),
-    ("   \r\n  ", services.MESSAGE_EMPTY),
-    ("é" * 501, "A message may be at most 500 characters; yours has 501."),
-])
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        ("", services.MESSAGE_EMPTY),
+        ("   \r\n  ", services.MESSAGE_EMPTY),
+        ("é" * 501, "A message may be at most 500 characters; yours has 501."),
+    ],
+)
 def test_a_refused_message_says_why_and_keeps_the_text(alice, match, text, words):
     client = signed_in(alice)
     before = revision(match)
@@ -298,8 +311,9 @@ def test_a_message_staff_hid_shows_who_wrote_it_and_when_not_what(alice, bob, ma
 
 
 def test_the_latest_50_then_a_link_to_all_of_them(alice, bob, match):
-    Message.objects.bulk_create(Message(match=match, author=(alice, bob)[n % 2], text=f"line {n}.", after_move=0)
-                                for n in range(60))
+    Message.objects.bulk_create(
+        Message(match=match, author=(alice, bob)[n % 2], text=f"line {n}.", after_move=0) for n in range(60)
+    )
     client = signed_in(alice)
     latest = live_part(page_of(client, match))
     assert re.findall(r"line (\d+)\.", latest) == [str(n) for n in range(10, 60)]
@@ -319,7 +333,7 @@ def test_a_finished_match_s_page_polls_for_its_players_messages(alice, bob, matc
     services.match_resign(match_id=match.pk, user=alice)
     match.refresh_from_db()
     bobs = signed_in(bob)
-    assert "hx-trigger=\"every" in page_of(bobs, match)
+    assert 'hx-trigger="every' in page_of(bobs, match)
     services.message_post(match_id=match.pk, user=alice, text="gg")
     poll = bobs.get(reverse("match_poll", args=[match.pk]), {"token": match.poll_token}, **HTMX)
     assert poll.status_code == 200 and "gg" in poll.content.decode()
@@ -337,12 +351,16 @@ def test_the_page_and_the_poll_cost_the_same_queries_with_0_or_60_messages_and_r
     page, poll = reverse("match_detail", args=[match.pk]), reverse("match_poll", args=[match.pk])
 
     def costs() -> list[int]:
-        return [count_queries(client, url, token="old", **query) for url in (page, poll)
-                for query in ({}, {"messages": "all"})]
+        return [
+            count_queries(client, url, token="old", **query)
+            for url in (page, poll)
+            for query in ({}, {"messages": "all"})
+        ]
 
     quiet = costs()
-    written = Message.objects.bulk_create(Message(match=match, author=(alice, bob)[n % 2], text=f"line {n}",
-                                                  after_move=n) for n in range(60))
+    written = Message.objects.bulk_create(
+        Message(match=match, author=(alice, bob)[n % 2], text=f"line {n}", after_move=n) for n in range(60)
+    )
     # Alice reported some of Bob's: each of his others has a Report, each of those says she reported it.
     MessageReport.objects.bulk_create(MessageReport(message=message, reporter=alice) for message in written[1::4])
     shown = client.get(page).content.decode()
@@ -353,12 +371,13 @@ def test_the_page_and_the_poll_cost_the_same_queries_with_0_or_60_messages_and_r
 
 def test_against_the_ai_alone_there_is_nobody_to_write_to(alice, bob):
     """Every other seat the AI's: no Messages section, no form, and a finished match does not poll."""
-    match = services.match_create(creator=alice, game_slug="mancala", options={},
-                                  seats=[SeatSpec("creator"), SeatSpec("ai", ai_level=1)])
+    match = services.match_create(
+        creator=alice, game_slug="mancala", options={}, seats=[SeatSpec("creator"), SeatSpec("ai", ai_level=1)]
+    )
     page = page_of(signed_in(alice), match)
     assert 'id="messages"' not in page and "chat-form" not in page and READERS not in page
     services.match_resign(match_id=match.pk, user=alice)
-    assert "hx-trigger=\"every" not in page_of(signed_in(alice), match)
+    assert 'hx-trigger="every' not in page_of(signed_in(alice), match)
     # With someone to write to, both are there.
     page = page_of(signed_in(alice), start_match(alice, bob))
     assert 'id="messages"' in page and "chat-form" in page

@@ -25,14 +25,17 @@ ENDED_AT = import_module("games.migrations.0014_ended_at_for_declined_and_withdr
 
 
 def test_declined_and_withdrawn_matches_of_before_get_the_time_they_ended(alice, bob, carol):
-    declined = services.match_create(creator=alice, game_slug="mancala", options={},
-                                     seats=[SeatSpec("creator"), SeatSpec("user", username="bob")])
+    declined = services.match_create(
+        creator=alice, game_slug="mancala", options={}, seats=[SeatSpec("creator"), SeatSpec("user", username="bob")]
+    )
     services.match_decline(match_id=declined.pk, user=bob)
-    withdrawn = services.match_create(creator=carol, game_slug="mancala", options={},
-                                      seats=[SeatSpec("creator"), SeatSpec("open")])
+    withdrawn = services.match_create(
+        creator=carol, game_slug="mancala", options={}, seats=[SeatSpec("creator"), SeatSpec("open")]
+    )
     services.match_cancel(match_id=withdrawn.pk, user=carol)
-    waiting = services.match_create(creator=alice, game_slug="mancala", options={},
-                                    seats=[SeatSpec("creator"), SeatSpec("open")])
+    waiting = services.match_create(
+        creator=alice, game_slug="mancala", options={}, seats=[SeatSpec("creator"), SeatSpec("open")]
+    )
     Match.objects.update(finished_at=None)  # as the site wrote them before
 
     ENDED_AT.fill_in(apps, None)
@@ -55,8 +58,9 @@ def test_seats_the_ai_took_in_play_before_get_the_time_the_move_log_gives(alice,
     services.match_resign(match_id=resigned.pk, user=carol)
     replaced = start_timed_match(alice, bob, dave, game="jeexa")
     services.seat_replace_by_ai(match_id=replaced.pk, seat_number=2, level=1, actor=staff, reason="Left")
-    withdrawn = services.match_create(creator=alice, game_slug="mancala", options={},
-                                      seats=[SeatSpec("creator"), SeatSpec("user", username="erin")])
+    withdrawn = services.match_create(
+        creator=alice, game_slug="mancala", options={}, seats=[SeatSpec("creator"), SeatSpec("user", username="erin")]
+    )
     services.seat_replace_by_ai(match_id=withdrawn.pk, seat_number=1, level=1, actor=staff, reason="No answer")
     renamed = start_timed_match(alice, bob, erin, game="jeexa")
     services.match_resign(match_id=renamed.pk, user=erin)
@@ -66,8 +70,10 @@ def test_seats_the_ai_took_in_play_before_get_the_time_the_move_log_gives(alice,
 
     TAKEN_OVER_AT.fill_in(apps, None)
 
-    for match, reason in ((resigned, "Carol resigned; the AI plays on."),
-                          (replaced, "Staff gave Dave's seat to the AI: Left.")):
+    for match, reason in (
+        (resigned, "Carol resigned; the AI plays on."),
+        (replaced, "Staff gave Dave's seat to the AI: Left."),
+    ):
         event = MatchEvent.objects.get(match=match, reason=reason)
         assert Seat.objects.get(match=match, number=2).taken_over_at == event.created_at
     assert Seat.objects.get(match=withdrawn, number=1).taken_over_at is None, "an invitation withdrawn: no part"
@@ -79,8 +85,13 @@ def test_seats_taken_over_are_filled_in_with_a_few_queries_however_many(alice, d
     for number in range(30):
         match = Match.objects.create(game="mancala", status=Status.ACTIVE, state={}, seed=number)
         Seat.objects.create(match=match, number=0, ai_level=1, former_user=alice)
-        MatchEvent.objects.create(match=match, from_status=Status.ACTIVE, to_status=Status.ACTIVE, ply=2,
-                                  reason="Alice resigned; the AI plays on.")
+        MatchEvent.objects.create(
+            match=match,
+            from_status=Status.ACTIVE,
+            to_status=Status.ACTIVE,
+            ply=2,
+            reason="Alice resigned; the AI plays on.",
+        )
 
     with django_assert_max_num_queries(4):
         TAKEN_OVER_AT.fill_in(apps, None)
@@ -89,6 +100,7 @@ def test_seats_taken_over_are_filled_in_with_a_few_queries_however_many(alice, d
 
 
 # --- the upgrade itself: `migrate` from an earlier state, with rows written as the site then wrote them ---------
+
 
 def migrate(*targets) -> StateApps:
     """Migrate the test database to ``targets`` (app, migration), the other apps to their latest, and
@@ -123,8 +135,7 @@ class OldSite:
         self.MatchEvent = state.get_model("games", "MatchEvent")
 
     def user(self, username: str, display_name: str = ""):
-        return self.User.objects.create(username=username, email=f"{username}@example.com",
-                                        display_name=display_name)
+        return self.User.objects.create(username=username, email=f"{username}@example.com", display_name=display_name)
 
     def match(self, status: str, *seats, finished_at=None):
         """``seats``: a user, ("invited", user), an AI level, None (a free seat) or ("former", user, level)."""
@@ -141,8 +152,9 @@ class OldSite:
         return match
 
     def event(self, match, reason: str, *, when: datetime | None = None, to: str = "", ply: int | None = None):
-        event = self.MatchEvent.objects.create(match=match, from_status=match.status, to_status=to or match.status,
-                                               reason=reason, ply=ply)
+        event = self.MatchEvent.objects.create(
+            match=match, from_status=match.status, to_status=to or match.status, reason=reason, ply=ply
+        )
         if when is not None:
             at(when, self.MatchEvent, pk=event.pk)
         return event
@@ -167,9 +179,14 @@ def test_an_upgrade_marks_the_matches_created_with_a_seat_for_anyone(migrator):
     Match = migrator(("games", "0011_match_open_to_all")).get_model("games", "Match")
 
     assert set(Match.objects.filter(open_to_all=True).values_list("pk", flat=True)) == {
-        waiting.pk, joined.pk, over.pk, withdrawn.pk}
-    assert not Match.objects.filter(pk__in=[invited.pk, among_invited.pk, declined.pk, against_ai.pk],
-                                    open_to_all=True).exists()
+        waiting.pk,
+        joined.pk,
+        over.pk,
+        withdrawn.pk,
+    }
+    assert not Match.objects.filter(
+        pk__in=[invited.pk, among_invited.pk, declined.pk, against_ai.pk], open_to_all=True
+    ).exists()
 
 
 @pytest.mark.django_db(transaction=True)
@@ -248,10 +265,13 @@ def test_an_upgrade_keeps_emails_switched_off_off(migrator):
 
 def snapshot():
     """What the players did, as the models of today read it."""
-    matches = {match.pk: ((match.status, match.state), match.version, match.finished_at, match.open_to_all)
-               for match in Match.objects.all()}
-    seats = {(seat.match_id, seat.number): (seat.user_id, seat.ai_level, seat.former_user_id)
-             for seat in Seat.objects.all()}
+    matches = {
+        match.pk: ((match.status, match.state), match.version, match.finished_at, match.open_to_all)
+        for match in Match.objects.all()
+    }
+    seats = {
+        (seat.match_id, seat.number): (seat.user_id, seat.ai_level, seat.former_user_id) for seat in Seat.objects.all()
+    }
     counts = [model.objects.count() for model in (User, Match, Seat, MatchEvent, MoveRecord, Notification)]
     return matches, seats, counts, dict(User.objects.values_list("username", "turn_notice"))
 
@@ -265,8 +285,9 @@ def test_rolling_back_and_upgrading_again_keeps_what_the_players_did(migrator, s
     carol, quiet = make_user("carol", display_name="Carol"), make_user("quiet", turn_notice="none")
     resigned = start_timed_match(alice, bob, carol, game="jeexa")
     services.match_resign(match_id=resigned.pk, user=carol)
-    declined = services.match_create(creator=quiet, game_slug="mancala", options={},
-                                     seats=[SeatSpec("creator"), SeatSpec("user", username="bob")])
+    declined = services.match_create(
+        creator=quiet, game_slug="mancala", options={}, seats=[SeatSpec("creator"), SeatSpec("user", username="bob")]
+    )
     services.match_decline(match_id=declined.pk, user=bob)
     taken_over_at = Seat.objects.get(match=resigned, number=2).taken_over_at
     before = snapshot()

@@ -37,9 +37,20 @@ def beside(page: str, field: str) -> str:
 def test_every_wrong_invitation_is_named_at_once_beside_its_own_name(alice_client, alice, bob):
     stranger = make_user("stranger")
     stranger.emailaddress_set.update(verified=False)
-    data = {"seat_1": "invite", "invite_1": "ghost", "seat_2": "invite", "invite_2": "",
-            "seat_3": "invite", "invite_3": "Alice", "seat_4": "invite", "invite_4": "stranger",
-            "seat_5": "invite", "invite_5": "bob", "seat_6": "invite", "invite_6": "BOB"}
+    data = {
+        "seat_1": "invite",
+        "invite_1": "ghost",
+        "seat_2": "invite",
+        "invite_2": "",
+        "seat_3": "invite",
+        "invite_3": "Alice",
+        "seat_4": "invite",
+        "invite_4": "stranger",
+        "seat_5": "invite",
+        "invite_5": "bob",
+        "seat_6": "invite",
+        "invite_6": "BOB",
+    }
 
     response = send(alice_client, "jeexa", data)
 
@@ -61,8 +72,16 @@ def test_every_wrong_invitation_is_named_at_once_beside_its_own_name(alice_clien
 
 
 def test_a_wrong_clock_and_a_wrong_invitation_are_named_together(alice_client):
-    data = {"option_variant": "egyptian", "seat_1": "invite", "invite_1": "ghost", "time_control": "bank",
-            "bank_initial_days": "9", "bank_increment_days": "2", "bank_cap_days": "5", "on_timeout": "ai"}
+    data = {
+        "option_variant": "egyptian",
+        "seat_1": "invite",
+        "invite_1": "ghost",
+        "time_control": "bank",
+        "bank_initial_days": "9",
+        "bank_increment_days": "2",
+        "bank_cap_days": "5",
+        "on_timeout": "ai",
+    }
 
     page = send(alice_client, "mancala", data).content.decode()
 
@@ -76,8 +95,15 @@ def test_a_wrong_clock_and_a_wrong_invitation_are_named_together(alice_client):
 def test_a_refused_field_does_not_hide_what_else_is_wrong(alice_client):
     """A forged option and a start of 0 days (refused by their fields) used to keep the
     invitation and the seat choice from being checked at all."""
-    data = {"option_variant": "martian", "seat_1": "invite", "invite_1": "ghost", "time_control": "bank",
-            "bank_initial_days": "0", "bank_increment_days": "1", "bank_cap_days": "5"}
+    data = {
+        "option_variant": "martian",
+        "seat_1": "invite",
+        "invite_1": "ghost",
+        "time_control": "bank",
+        "bank_initial_days": "0",
+        "bank_increment_days": "1",
+        "bank_cap_days": "5",
+    }
 
     response = send(alice_client, "mancala", data)
 
@@ -97,11 +123,17 @@ def test_a_wrong_ai_level_and_a_missing_name_are_named_together(alice_client):
 
 
 def test_the_first_refused_field_is_the_one_the_page_opens_at(alice_client):
-    data = {"option_variant": "egyptian", "seat_1": "invite", "invite_1": "ghost", "time_control": "bank",
-            "bank_initial_days": "9", "bank_increment_days": "1", "bank_cap_days": "5"}
+    data = {
+        "option_variant": "egyptian",
+        "seat_1": "invite",
+        "invite_1": "ghost",
+        "time_control": "bank",
+        "bank_initial_days": "9",
+        "bank_increment_days": "1",
+        "bank_cap_days": "5",
+    }
 
     page = send(alice_client, "mancala", data).content.decode()
 
     assert page.count("autofocus") == 1
     assert re.search(r'<input type="number" name="bank_cap_days"[^>]* autofocus[ >]', page)
-

@@ -85,8 +85,10 @@ def test_a_your_turn_email_has_a_one_click_unsubscribe_link_and_headers(clock, a
     asked = client.get(path).content.decode()
     assert "Unsubscribe" in asked, "GET only asks"
     # It names all it stops: timeouts, more time from staff, cancellations, messages and the digest stop too.
-    assert ("Stop game emails (your turn, invitations, results, timeouts, more time from staff, cancellations, "
-            "new messages, the daily digest) to Bob (bob@example.com)?") in asked, "says which and whose emails"
+    assert (
+        "Stop game emails (your turn, invitations, results, timeouts, more time from staff, cancellations, "
+        "new messages, the daily digest) to Bob (bob@example.com)?"
+    ) in asked, "says which and whose emails"
     bob.refresh_from_db()
     assert bob.turn_notice == "instant"
     done = client.post(path)
@@ -120,8 +122,10 @@ def test_a_your_turn_email_says_when_the_time_runs_out_in_the_players_time_zone(
     services.move_submit(match_id=match.pk, user=alice, move="1", expected_version=0)
     deadline = Seat.objects.get(match=match, user=bob).deadline.astimezone(zoneinfo.ZoneInfo("Europe/Paris"))
     body = Notification.objects.get(user=bob, kind=Notification.Kind.YOUR_TURN, channel="email").body
-    assert (f"Your time runs out on {deadline:%A} {deadline.day} {deadline:%B %Y, %H:%M} CET (Europe/Paris); "
-            "then you lose the match.") in body
+    assert (
+        f"Your time runs out on {deadline:%A} {deadline.day} {deadline:%B %Y, %H:%M} CET (Europe/Paris); "
+        "then you lose the match."
+    ) in body
 
 
 def test_a_your_turn_email_that_lists_only_the_latest_lines_says_how_many_it_left_out(clock, alice, bob, staff):
@@ -153,8 +157,9 @@ def test_the_unsubscribe_link_of_a_deleted_account_says_it_is_not_valid(client, 
 def test_reminders_go_out_at_half_and_80_percent_of_the_time_and_stop_when_the_player_moves(clock, alice, bob):
     started = clock.now
     match = start_timed_match(alice, bob)
-    due = sorted(Notification.objects.filter(user=alice, kind=Notification.Kind.REMINDER)
-                 .values_list("due_at", flat=True))
+    due = sorted(
+        Notification.objects.filter(user=alice, kind=Notification.Kind.REMINDER).values_list("due_at", flat=True)
+    )
     assert due == [started + timedelta(days=1), started + timedelta(days=1.6)]
     settle(clock)
 
@@ -178,8 +183,17 @@ def test_reminders_written_before_the_player_turned_them_off_are_not_sent(clock,
     assert Notification.objects.filter(user=alice, kind=Notification.Kind.REMINDER).count() == 2
     if how == "profile":
         client.force_login(alice)
-        client.post(reverse("profile"), {"display_name": "", "time_zone": "UTC", "turn_notice": "instant",
-                                         "digest_hour": "8", "reminders": "", "webhook_url": ""})
+        client.post(
+            reverse("profile"),
+            {
+                "display_name": "",
+                "time_zone": "UTC",
+                "turn_notice": "instant",
+                "digest_hour": "8",
+                "reminders": "",
+                "webhook_url": "",
+            },
+        )
     else:
         services.move_submit(match_id=match.pk, user=alice, move="1", expected_version=0)
         services.move_submit(match_id=match.pk, user=bob, move="1", expected_version=1)  # a reminder mail to follow
@@ -202,18 +216,29 @@ def test_changed_reminder_settings_count_for_the_turn_running_now(clock, alice, 
     match = start_timed_match(alice, bob)  # two days per move; Alice has reminders at 50 and 80 %
     settle(clock)
     client.force_login(alice)
-    settings_with = {"display_name": "", "time_zone": "UTC", "turn_notice": "instant", "digest_hour": "8",
-                     "webhook_url": ""}
+    settings_with = {
+        "display_name": "",
+        "time_zone": "UTC",
+        "turn_notice": "instant",
+        "digest_hour": "8",
+        "webhook_url": "",
+    }
 
     client.post(reverse("profile"), {**settings_with, "reminders": "80"})  # half time no more
-    due = list(Notification.objects.filter(user=alice, match=match, kind=Notification.Kind.REMINDER,
-                                           sent_at__isnull=True).values_list("due_at", flat=True))
+    due = list(
+        Notification.objects.filter(
+            user=alice, match=match, kind=Notification.Kind.REMINDER, sent_at__isnull=True
+        ).values_list("due_at", flat=True)
+    )
     assert due == [started + timedelta(days=1.6)]
 
     clock.advance(days=1, hours=1)
     client.post(reverse("profile"), {**settings_with, "reminders": "50,80,95"})  # half time has passed
-    due = sorted(Notification.objects.filter(user=alice, match=match, kind=Notification.Kind.REMINDER,
-                                             sent_at__isnull=True).values_list("due_at", flat=True))
+    due = sorted(
+        Notification.objects.filter(
+            user=alice, match=match, kind=Notification.Kind.REMINDER, sent_at__isnull=True
+        ).values_list("due_at", flat=True)
+    )
     assert due == [started + timedelta(days=1.6), started + timedelta(days=1.9)], "none late, none twice"
 
 
@@ -225,18 +250,29 @@ def test_a_reminder_due_but_not_yet_sent_survives_a_settings_change(clock, alice
     settle(clock)
     clock.now = started + timedelta(days=1, seconds=10)  # half time, before the sweep's next round
     client.force_login(alice)
-    client.post(reverse("profile"), {"display_name": "Alice", "time_zone": "UTC", "turn_notice": "instant",
-                                     "digest_hour": "8", "webhook_url": "", "reminders": "50,80"})
+    client.post(
+        reverse("profile"),
+        {
+            "display_name": "Alice",
+            "time_zone": "UTC",
+            "turn_notice": "instant",
+            "digest_hour": "8",
+            "webhook_url": "",
+            "reminders": "50,80",
+        },
+    )
     tasks.sweep_notifications()
-    half_time = Notification.objects.get(user=alice, match=match, kind=Notification.Kind.REMINDER,
-                                         due_at=started + timedelta(days=1))
+    half_time = Notification.objects.get(
+        user=alice, match=match, kind=Notification.Kind.REMINDER, due_at=started + timedelta(days=1)
+    )
     assert half_time.outcome == "sent"
     assert Notification.objects.filter(user=alice, match=match, kind=Notification.Kind.REMINDER).count() == 2
 
 
 @pytest.mark.parametrize("stretch", ["extension", "vacation"])
-def test_reminders_count_from_the_last_restart_of_the_clock_also_after_a_settings_change(clock, alice, bob, client,
-                                                                                        stretch):
+def test_reminders_count_from_the_last_restart_of_the_clock_also_after_a_settings_change(
+    clock, alice, bob, client, stretch
+):
     """After staff gave more time, or a vacation ended, the reminders count from that moment
     to the new deadline, and a change of settings keeps that reference (it once went back to
     the turn's start: "half time" moved by hours)."""
@@ -246,14 +282,24 @@ def test_reminders_count_from_the_last_restart_of_the_clock_also_after_a_setting
     stretch_the_turn(clock, match, alice, stretch)  # 36 hours left when a vacation stops the clock
     restarted = clock.now
     deadline = Seat.objects.get(match=match, number=0).deadline
-    pending = Notification.objects.filter(user=alice, match=match, kind=Notification.Kind.REMINDER,
-                                          sent_at__isnull=True)
+    pending = Notification.objects.filter(
+        user=alice, match=match, kind=Notification.Kind.REMINDER, sent_at__isnull=True
+    )
     expected = [restarted + (deadline - restarted) * share for share in (0.5, 0.8)]
     assert sorted(pending.values_list("due_at", flat=True)) == expected
 
     client.force_login(alice)
-    client.post(reverse("profile"), {"display_name": "", "time_zone": "UTC", "turn_notice": "instant",
-                                     "digest_hour": "8", "webhook_url": "", "reminders": "50,80"})
+    client.post(
+        reverse("profile"),
+        {
+            "display_name": "",
+            "time_zone": "UTC",
+            "turn_notice": "instant",
+            "digest_hour": "8",
+            "webhook_url": "",
+            "reminders": "50,80",
+        },
+    )
     assert sorted(pending.values_list("due_at", flat=True)) == expected, "the same reminders, at the same times"
 
 
@@ -271,14 +317,25 @@ def test_a_share_of_the_turn_is_reminded_of_once_also_when_the_deadline_moves(cl
     stretch_the_turn(clock, match, alice, stretch)
     restarted = clock.now
     deadline = Seat.objects.get(match=match, number=0).deadline
-    pending = Notification.objects.filter(user=alice, match=match, kind=Notification.Kind.REMINDER,
-                                          sent_at__isnull=True)
+    pending = Notification.objects.filter(
+        user=alice, match=match, kind=Notification.Kind.REMINDER, sent_at__isnull=True
+    )
     assert list(pending.values_list("due_at", flat=True)) == [restarted + (deadline - restarted) * 0.8]
     client.force_login(alice)
-    client.post(reverse("profile"), {"display_name": "", "time_zone": "UTC", "turn_notice": "instant",
-                                     "digest_hour": "8", "webhook_url": "", "reminders": "50,80,95"})
+    client.post(
+        reverse("profile"),
+        {
+            "display_name": "",
+            "time_zone": "UTC",
+            "turn_notice": "instant",
+            "digest_hour": "8",
+            "webhook_url": "",
+            "reminders": "50,80,95",
+        },
+    )
     assert sorted(pending.values_list("due_at", flat=True)) == [
-        restarted + (deadline - restarted) * share for share in (0.8, 0.95)], "half time is not written again"
+        restarted + (deadline - restarted) * share for share in (0.8, 0.95)
+    ], "half time is not written again"
 
     clock.now = deadline - timedelta(seconds=1)
     tasks.sweep_notifications()
@@ -300,25 +357,32 @@ def test_staff_who_give_time_to_a_turn_that_ran_out_bring_its_reminders_for_the_
     assert tasks.sweep_notifications() == 2, "half time and 80 % of the first deadline"
     services.seat_deadline_extend(match_id=match.pk, seat_number=0, hours=24, actor=None, reason="travel")
     restarted, deadline = clock.now, Seat.objects.get(match=match, number=0).deadline
-    pending = Notification.objects.filter(user=alice, match=match, kind=Notification.Kind.REMINDER,
-                                          sent_at__isnull=True)
+    pending = Notification.objects.filter(
+        user=alice, match=match, kind=Notification.Kind.REMINDER, sent_at__isnull=True
+    )
     assert sorted(pending.values_list("due_at", flat=True)) == [
-        restarted + (deadline - restarted) * share for share in (0.5, 0.8)]
+        restarted + (deadline - restarted) * share for share in (0.5, 0.8)
+    ]
 
     mail.outbox.clear()
     clock.now = deadline - timedelta(seconds=1)
     assert tasks.sweep_notifications() == 3, "the notice of the time given, then half time and 80 %"
-    assert all(f"on {deadline:%A %-d %B %Y, %H:%M} UTC." in message.body for message in mail.outbox), \
+    assert all(f"on {deadline:%A %-d %B %Y, %H:%M} UTC." in message.body for message in mail.outbox), (
         "naming the new deadline"
+    )
 
 
 def extension_emails(user) -> list:
-    return [message for message in mail.outbox
-            if message.to == [user.email] and message.subject.startswith("Staff gave you")]
+    return [
+        message
+        for message in mail.outbox
+        if message.to == [user.email] and message.subject.startswith("Staff gave you")
+    ]
 
 
 def test_staff_who_give_more_time_after_the_last_reminder_email_the_new_deadline_on_the_players_clock(
-        clock, alice, bob):
+    clock, alice, bob
+):
     """Both of Alice's reminders had gone out when staff gave her 24 more hours: no share of
     the turn was left to remind her of, so no email ever named her new deadline (only the
     move log said it), and she could think she had lost on time."""
@@ -336,15 +400,17 @@ def test_staff_who_give_more_time_after_the_last_reminder_email_the_new_deadline
     deadline = Seat.objects.get(match=match, number=0).deadline.astimezone(zoneinfo.ZoneInfo("America/New_York"))
     [message] = extension_emails(alice)
     assert message.subject == f"Staff gave you 24 more hours in {match}"
-    assert (f"your move is now due on {deadline:%A} {deadline.day} {deadline:%B %Y, %H:%M} EST "
-            "(America/New York)") in " ".join(message.body.split())
+    assert (
+        f"your move is now due on {deadline:%A} {deadline.day} {deadline:%B %Y, %H:%M} EST (America/New York)"
+    ) in " ".join(message.body.split())
     assert "unsubscribe" in message.body.lower(), "a game email, with its one-click unsubscribe"
     assert not extension_emails(bob), "Bob's clock did not move"
 
 
 @pytest.mark.parametrize(("turn_notice", "emailed"), [("instant", True), ("digest", True), ("none", False)])
 def test_the_notice_of_more_time_follows_the_players_choice_of_emails_and_goes_to_the_webhook(
-        clock, alice, bob, webhook, turn_notice, emailed):
+    clock, alice, bob, webhook, turn_notice, emailed
+):
     """Like a timeout it comes at once, also to a player of the daily digest, unless they chose no email."""
     alice.turn_notice, alice.webhook_url = turn_notice, webhook.url
     alice.save()
@@ -367,12 +433,12 @@ def test_the_notice_of_more_time_during_a_vacation_says_the_clock_is_stopped_and
     assert left == 2 * DAY - SWEEP_GRACE.total_seconds() + 3600, "what was left when the vacation began, and the hour"
     [message] = extension_emails(alice)
     assert message.subject == f"Staff gave you 1 more hour in {match}"
-    assert "Your clock is stopped while you are on vacation; when it runs again you have 2 d 0 h left." in \
-        " ".join(message.body.split())
+    assert "Your clock is stopped while you are on vacation; when it runs again you have 2 d 0 h left." in " ".join(
+        message.body.split()
+    )
 
 
-def test_a_notice_of_more_time_that_waited_names_the_deadline_then_or_is_not_sent_after_the_turn(
-        clock, alice, bob):
+def test_a_notice_of_more_time_that_waited_names_the_deadline_then_or_is_not_sent_after_the_turn(clock, alice, bob):
     """Held back (the mail server down), the notice goes out naming the deadline that holds
     then (staff gave more again meanwhile), and not at all once the player has moved."""
     match = start_timed_match(alice, bob)
@@ -383,7 +449,9 @@ def test_a_notice_of_more_time_that_waited_names_the_deadline_then_or_is_not_sen
     deadline = Seat.objects.get(match=match, number=0).deadline
     sent = extension_emails(alice)
     assert sorted(message.subject for message in sent) == [
-        f"Staff gave you 2 more hours in {match}", f"Staff gave you 24 more hours in {match}"]
+        f"Staff gave you 2 more hours in {match}",
+        f"Staff gave you 24 more hours in {match}",
+    ]
     assert all(f"due on {deadline:%A %-d %B %Y, %H:%M} UTC" in " ".join(message.body.split()) for message in sent)
 
     mail.outbox.clear()
@@ -394,8 +462,9 @@ def test_a_notice_of_more_time_that_waited_names_the_deadline_then_or_is_not_sen
     notice = Notification.objects.get(user=alice, channel="email", subject=f"Staff gave you 3 more hours in {match}")
     assert (notice.outcome, notice.last_error) == ("skipped", "The player's turn is over.")
     sent = Notification.objects.filter(user=alice, subject=f"Staff gave you 2 more hours in {match}")
-    assert services.resend_refusal(selectors.with_resend_facts(sent).get()) == services.NO_LONGER_THEIR_TURN, \
+    assert services.resend_refusal(selectors.with_resend_facts(sent).get()) == services.NO_LONGER_THEIR_TURN, (
         "staff may not send it again: it names a deadline of a turn that is over"
+    )
 
 
 @pytest.mark.parametrize("stretch", ["extension", "vacation"])
@@ -411,10 +480,12 @@ def test_a_reminder_due_when_the_clock_stops_or_moves_is_not_lost(clock, alice, 
     clock.now = started + timedelta(days=1, seconds=10)
     stretch_the_turn(clock, match, alice, stretch)
     restarted, deadline = clock.now, Seat.objects.get(match=match, number=0).deadline
-    pending = Notification.objects.filter(user=alice, match=match, kind=Notification.Kind.REMINDER,
-                                          sent_at__isnull=True)
+    pending = Notification.objects.filter(
+        user=alice, match=match, kind=Notification.Kind.REMINDER, sent_at__isnull=True
+    )
     assert sorted(pending.values_list("due_at", flat=True)) == [
-        restarted + (deadline - restarted) * share for share in (0.5, 0.8)]
+        restarted + (deadline - restarted) * share for share in (0.5, 0.8)
+    ]
 
     clock.now = deadline - timedelta(seconds=1)
     tasks.sweep_notifications()
@@ -431,9 +502,17 @@ def a_legal_move(match, seat: int) -> str:
     return next((move for move in moves if seat not in game.to_act(game.apply(state, seat, move))), moves[0])
 
 
-@pytest.mark.parametrize("turn_ends", ["she moves", "she resigns", "she resigns from three",
-                                       "staff give her seat to the AI", "her time runs out among three",
-                                       "staff abort the match"])
+@pytest.mark.parametrize(
+    "turn_ends",
+    [
+        "she moves",
+        "she resigns",
+        "she resigns from three",
+        "staff give her seat to the AI",
+        "her time runs out among three",
+        "staff abort the match",
+    ],
+)
 def test_nothing_of_a_turn_that_ended_goes_out_after_it(clock, alice, bob, carol, turn_ends):
     """Alice's "your turn" and her half-time reminder wait to go out (the sweep had not come
     round) when her turn ends: by her move, resigning, the AI taking her seat or the match
@@ -462,8 +541,7 @@ def test_nothing_of_a_turn_that_ended_goes_out_after_it(clock, alice, bob, carol
     assert not [subject for subject in told if subject.startswith(("Your turn", "Time is running out"))], told
 
 
-def test_a_your_turn_that_waited_through_a_whole_turn_tells_of_the_turn_it_goes_out_in(clock, alice, bob,
-                                                                                       monkeypatch):
+def test_a_your_turn_that_waited_through_a_whole_turn_tells_of_the_turn_it_goes_out_in(clock, alice, bob, monkeypatch):
     """Bob's "your turn" could not be sent (the mail server was down) and waited to be tried
     again; meanwhile he moved on the site and Alice moved again. One unsent "your turn" per
     match is enough, so no second was written, and the first went out as written a day
@@ -594,8 +672,17 @@ def test_a_changed_digest_hour_or_time_zone_moves_the_waiting_digest(clock, alic
     services.move_submit(match_id=match.pk, user=alice, move="1", expected_version=0)
     client.force_login(bob)
 
-    client.post(reverse("profile"), {"display_name": "", "time_zone": "Europe/Berlin", "turn_notice": "digest",
-                                     "digest_hour": "20", "reminders": "", "webhook_url": ""})
+    client.post(
+        reverse("profile"),
+        {
+            "display_name": "",
+            "time_zone": "Europe/Berlin",
+            "turn_notice": "digest",
+            "digest_hour": "20",
+            "reminders": "",
+            "webhook_url": "",
+        },
+    )
 
     bob.refresh_from_db()
     [digest] = Notification.objects.filter(user=bob, kind=Notification.Kind.DIGEST, sent_at__isnull=True)
@@ -603,13 +690,17 @@ def test_a_changed_digest_hour_or_time_zone_moves_the_waiting_digest(clock, alic
     assert digest.due_at.astimezone(__import__("zoneinfo").ZoneInfo("Europe/Berlin")).hour == 20
 
 
-@pytest.mark.parametrize(("changed_at", "zone", "first_after"), [
-    ("10:00", "UTC", timedelta(days=1, hours=10)),  # today's went at 8: tomorrow at 20
-    ("10:00", "America/New_York", timedelta(days=1, hours=14)),  # 06:00 there; today's went at 04:00 there
-    ("07:30", "UTC", timedelta(hours=12, minutes=30)),  # none went today: today at 20
-])
-def test_a_digest_hour_moved_after_todays_digest_brings_no_second_one_that_day(clock, alice, bob, client,
-                                                                               changed_at, zone, first_after):
+@pytest.mark.parametrize(
+    ("changed_at", "zone", "first_after"),
+    [
+        ("10:00", "UTC", timedelta(days=1, hours=10)),  # today's went at 8: tomorrow at 20
+        ("10:00", "America/New_York", timedelta(days=1, hours=14)),  # 06:00 there; today's went at 04:00 there
+        ("07:30", "UTC", timedelta(hours=12, minutes=30)),  # none went today: today at 20
+    ],
+)
+def test_a_digest_hour_moved_after_todays_digest_brings_no_second_one_that_day(
+    clock, alice, bob, client, changed_at, zone, first_after
+):
     """Hour 8 to 20 after the 8 o'clock digest went out: a second digest came at 20 the same day."""
     clock.now = datetime(2026, 3, 10, 7, 0, tzinfo=zoneinfo.ZoneInfo("UTC"))
     bob.turn_notice, bob.digest_hour, bob.time_zone = "digest", 8, "UTC"
@@ -622,8 +713,17 @@ def test_a_digest_hour_moved_after_todays_digest_brings_no_second_one_that_day(c
     assert len([m for m in mail.outbox if m.to == ["bob@example.com"]]) == (hour >= 8)
     client.force_login(bob)
 
-    client.post(reverse("profile"), {"display_name": "", "time_zone": zone, "turn_notice": "digest",
-                                     "digest_hour": "20", "reminders": "", "webhook_url": ""})
+    client.post(
+        reverse("profile"),
+        {
+            "display_name": "",
+            "time_zone": zone,
+            "turn_notice": "digest",
+            "digest_hour": "20",
+            "reminders": "",
+            "webhook_url": "",
+        },
+    )
 
     changed = clock.now
     [digest] = Notification.objects.filter(user=bob, kind=Notification.Kind.DIGEST, sent_at__isnull=True)
@@ -637,8 +737,7 @@ def test_a_digest_hour_moved_after_todays_digest_brings_no_second_one_that_day(c
     assert len(days) == 3 and len(set(days)) == 3, "one digest a local day, three days running"
 
 
-def test_staff_changing_the_digest_hour_on_the_user_page_moves_the_waiting_digest_too(clock, alice, bob, staff,
-                                                                                       client):
+def test_staff_changing_the_digest_hour_on_the_user_page_moves_the_waiting_digest_too(clock, alice, bob, staff, client):
     """The admin saved the hour and zone but left the digest due at the old hour; a typed zone
     ("Berlin") was stored as it came and broke the player's dates."""
     bob.turn_notice, bob.digest_hour, bob.time_zone = "digest", 8, "UTC"
@@ -662,22 +761,29 @@ def test_staff_changing_the_digest_hour_on_the_user_page_moves_the_waiting_diges
     assert digest.due_at.astimezone(__import__("zoneinfo").ZoneInfo("Europe/Berlin")).hour == 20
 
 
-def test_a_player_who_chooses_the_digest_while_matches_wait_gets_one_and_again_the_next_day(clock, alice, bob,
-                                                                                          client):
+def test_a_player_who_chooses_the_digest_while_matches_wait_gets_one_and_again_the_next_day(clock, alice, bob, client):
     match = start_timed_match(alice, bob, clock=services.ClockSpec())  # no clock: it may wait for days
     services.move_submit(match_id=match.pk, user=alice, move="1", expected_version=0)
     settle(clock)
     client.force_login(bob)
 
-    client.post(reverse("profile"), {"display_name": "", "time_zone": "UTC", "turn_notice": "digest",
-                                     "digest_hour": "8", "reminders": "", "webhook_url": ""})
+    client.post(
+        reverse("profile"),
+        {
+            "display_name": "",
+            "time_zone": "UTC",
+            "turn_notice": "digest",
+            "digest_hour": "8",
+            "reminders": "",
+            "webhook_url": "",
+        },
+    )
 
     for day in range(2):
         digest = Notification.objects.get(user=bob, kind=Notification.Kind.DIGEST, sent_at__isnull=True)
         clock.now = digest.due_at + timedelta(seconds=1)
         tasks.sweep_notifications()
-        assert [m.subject for m in mail.outbox if m.to == ["bob@example.com"]][day:] == [
-            "Your turn in 1 match"], day
+        assert [m.subject for m in mail.outbox if m.to == ["bob@example.com"]][day:] == ["Your turn in 1 match"], day
     services.move_submit(match_id=match.pk, user=bob, move="1", expected_version=1)
     digest = Notification.objects.get(user=bob, kind=Notification.Kind.DIGEST, sent_at__isnull=True)
     clock.now = digest.due_at + timedelta(seconds=1)
@@ -685,11 +791,14 @@ def test_a_player_who_chooses_the_digest_while_matches_wait_gets_one_and_again_t
     assert len([m for m in mail.outbox if m.to == ["bob@example.com"]]) == 2, "nothing waits: no third digest"
 
 
-@pytest.mark.parametrize(("zone", "now", "hour", "due"), [
-    ("Europe/Paris", "2026-03-28T20:30Z", 20, "2026-03-29T18:00Z"),  # the evening the clocks go forward
-    ("Europe/Paris", "2026-10-24T19:30Z", 20, "2026-10-25T19:00Z"),  # and back
-    ("America/New_York", "2026-03-08T12:59Z", 8, "2026-03-09T12:00Z"),  # after the change, that morning
-])
+@pytest.mark.parametrize(
+    ("zone", "now", "hour", "due"),
+    [
+        ("Europe/Paris", "2026-03-28T20:30Z", 20, "2026-03-29T18:00Z"),  # the evening the clocks go forward
+        ("Europe/Paris", "2026-10-24T19:30Z", 20, "2026-10-25T19:00Z"),  # and back
+        ("America/New_York", "2026-03-08T12:59Z", 8, "2026-03-09T12:00Z"),  # after the change, that morning
+    ],
+)
 def test_the_digest_stays_at_the_players_hour_when_the_clocks_change(zone, now, hour, due):
     """The next digest is found on the player's wall clock, not 24 hours after the last one."""
     player = User(time_zone=zone, digest_hour=hour)
@@ -723,8 +832,9 @@ def test_a_digest_player_gets_one_email_at_their_hour_listing_the_matches(clock,
 
 
 @pytest.mark.parametrize("starts", ["creating it against the AI", "accepting the invitation"])
-def test_a_digest_player_whose_own_action_starts_a_match_waiting_for_them_finds_it_in_the_digest(clock, alice, bob,
-                                                                                                 starts):
+def test_a_digest_player_whose_own_action_starts_a_match_waiting_for_them_finds_it_in_the_digest(
+    clock, alice, bob, starts
+):
     """The player who starts a match gets no "your turn" (they are looking at it); that "your
     turn" was also what set the digest going, so a digest player who then left the match
     waiting heard of it in no digest, day after day."""
@@ -768,8 +878,7 @@ def test_no_your_turn_email_about_a_match_the_player_is_looking_at(clock, alice,
     assert services.notification_send(notification_id=again.pk) is True
 
 
-def test_a_your_turn_for_a_player_who_left_just_before_the_turn_goes_out_once_they_are_gone(clock, alice, bob,
-                                                                                             client):
+def test_a_your_turn_for_a_player_who_left_just_before_the_turn_goes_out_once_they_are_gone(clock, alice, bob, client):
     """Bob accepted, looked at the match and closed the page; Alice moved 20 s later. The
     email was skipped as "looking at the match" and never sent: Bob was not told at all."""
     match = start_timed_match(alice, bob)
@@ -815,7 +924,8 @@ def test_a_your_turn_held_back_is_skipped_if_the_player_was_still_looking(clock,
 
 
 def test_a_your_turn_held_back_into_the_next_turn_goes_out_once_the_page_is_quiet_after_that_turn_began(
-        clock, alice, bob, client):
+    clock, alice, bob, client
+):
     """Bob's "your turn" was held back (he had closed the page just before); still on the page,
     he moved, closed it, and Alice answered 10 s later. No second "your turn" is written while
     one waits, and the one waiting counted Bob's presence from its own turn: he had been on the
@@ -841,7 +951,8 @@ def test_a_your_turn_held_back_into_the_next_turn_goes_out_once_the_page_is_quie
     told = [m for m in mail.outbox if m.to == ["bob@example.com"] and m.subject.startswith("Your turn")]
     assert len(told) == 1, "once the page had been quiet for 90 s"
     assert Notification.objects.get(user=bob, kind=Notification.Kind.YOUR_TURN).sent_at >= left + timedelta(
-        seconds=services.PRESENCE_SECONDS)
+        seconds=services.PRESENCE_SECONDS
+    )
 
 
 def test_the_page_records_presence_at_most_once_per_half_minute(clock, alice, bob, client):
@@ -896,7 +1007,8 @@ def test_a_refusing_mail_server_is_retried_with_backoff_until_it_accepts(clock, 
 
 
 def test_an_address_the_mail_server_refuses_for_good_is_not_retried_and_is_shown_in_the_profile(
-        clock, alice, bob, mail_server, client):
+    clock, alice, bob, mail_server, client
+):
     bob.email = "bounce@example.com"
     bob.save()
     match = start_timed_match(alice, bob)
@@ -945,8 +1057,9 @@ def test_a_players_name_in_a_webhook_notice_pings_nobody_and_makes_no_link(alice
     alice.save()
     bob.webhook_url = webhook.url
     bob.save()
-    services.match_create(creator=alice, game_slug="mancala", options={},
-                          seats=[SeatSpec("creator"), SeatSpec("user", username="bob")])
+    services.match_create(
+        creator=alice, game_slug="mancala", options={}, seats=[SeatSpec("creator"), SeatSpec("user", username="bob")]
+    )
     hook = Notification.objects.get(user=bob, kind=Notification.Kind.INVITATION, channel="webhook")
 
     assert services.notification_send(notification_id=hook.pk) is True
@@ -965,8 +1078,9 @@ def test_a_webhook_that_is_gone_fails_for_good_and_the_profile_says_so(clock, al
     assert "The webhook answered HTTP 404." in client.get(reverse("profile")).content.decode()
 
 
-def test_a_webhook_on_a_private_address_is_refused_for_good_without_a_request(clock, alice, bob, webhook,
-                                                                                settings, client):
+def test_a_webhook_on_a_private_address_is_refused_for_good_without_a_request(
+    clock, alice, bob, webhook, settings, client
+):
     settings.WEBHOOK_ALLOW_PRIVATE_ADDRESSES = False  # as in production
     _, hook = your_turn_by_webhook(alice, bob, webhook)
 
@@ -979,7 +1093,8 @@ def test_a_webhook_on_a_private_address_is_refused_for_good_without_a_request(cl
 
 
 def test_a_webhook_address_no_request_can_carry_fails_for_good_and_no_log_shows_its_token(
-        clock, alice, bob, webhook, caplog):
+    clock, alice, bob, webhook, caplog
+):
     """A control character in the path (an address saved before the profile refused them):
     http.client refused each attempt with "URL can't contain control characters. '/hook/<token>'",
     which was retried eight times and written, token and all, to the worker's log, the row's
@@ -1057,22 +1172,48 @@ def test_a_host_that_rebinds_to_a_private_address_after_the_check_is_never_reach
     assert webhook.requests == 0, "the private server behind the rebound name got nothing"
 
 
-@pytest.mark.parametrize("host", ["localhost", "10.1.2.3", "192.168.0.10", "169.254.169.254", "[::1]", "100.64.0.1",
-                                  "[64:ff9b::a9fe:a9fe]", "[::127.0.0.1]"])
+@pytest.mark.parametrize(
+    "host",
+    [
+        "localhost",
+        "10.1.2.3",
+        "192.168.0.10",
+        "169.254.169.254",
+        "[::1]",
+        "100.64.0.1",
+        "[64:ff9b::a9fe:a9fe]",
+        "[::127.0.0.1]",
+    ],
+)
 def test_webhook_hosts_inside_private_networks_are_refused(settings, host):
     settings.WEBHOOK_ALLOW_PRIVATE_ADDRESSES = False
     with pytest.raises(webhooks.Refused, match="private network"):
         webhooks.post(f"http://{host}/hook", "Your turn")
 
 
-@pytest.mark.parametrize("url", ["ftp://example.com/hook", "file:///etc/passwd", "javascript:alert(1)",
-                                 "https://example.com/hook/\x01token", "https://example.com/hook/tok\x7fen"])
+@pytest.mark.parametrize(
+    "url",
+    [
+        "ftp://example.com/hook",
+        "file:///etc/passwd",
+        "javascript:alert(1)",
+        "https://example.com/hook/\x01token",
+        "https://example.com/hook/tok\x7fen",
+    ],
+)
 def test_the_profile_accepts_only_http_and_https_webhooks(client, bob, url):
     client.force_login(bob)
-    response = client.post(reverse("profile"), {
-        "display_name": "", "time_zone": "UTC", "turn_notice": "instant", "digest_hour": "8", "reminders": "",
-        "webhook_url": url,
-    })
+    response = client.post(
+        reverse("profile"),
+        {
+            "display_name": "",
+            "time_zone": "UTC",
+            "turn_notice": "instant",
+            "digest_hour": "8",
+            "reminders": "",
+            "webhook_url": url,
+        },
+    )
     assert response.status_code == 400
     said = "control characters" if url.startswith("https") else "starts with http:// or https://"
     assert said in response.content.decode()
@@ -1089,11 +1230,14 @@ def test_a_player_who_wants_no_email_gets_none_but_still_a_webhook(clock, alice,
     assert channels == {"webhook"}
 
 
-@pytest.mark.parametrize(("game", "options", "name"), [
-    ("mecca", {}, "Mecca #{pk}"),  # no options: no empty brackets
-    ("mancala", {"variant": "kalah"}, "Mancala #{pk} (Kalah)"),
-    ("mesopotamia", {"discard": "remove"}, "Mesopotamia #{pk} (No starting card, played cards removed)"),
-])
+@pytest.mark.parametrize(
+    ("game", "options", "name"),
+    [
+        ("mecca", {}, "Mecca #{pk}"),  # no options: no empty brackets
+        ("mancala", {"variant": "kalah"}, "Mancala #{pk} (Kalah)"),
+        ("mesopotamia", {"discard": "remove"}, "Mesopotamia #{pk} (No starting card, played cards removed)"),
+    ],
+)
 def test_a_notice_names_the_match_with_its_options_in_words(alice, bob, game, options, name):
     match = start_timed_match(alice, bob, game=game, options=options)
     invitation = Notification.objects.get(match=match, user=bob, kind=Notification.Kind.INVITATION)
@@ -1109,18 +1253,27 @@ def test_an_invitation_says_the_clock_before_the_player_accepts(alice, bob, clie
     assert f"Clock: {match.clock_terms}." in invitation.body
 
     waiting = services.match_create(
-        creator=alice, game_slug="mancala", options={}, seats=[SeatSpec("creator"), SeatSpec("user", username="bob")],
-        clock=services.ClockSpec(time_control="per_move", days_per_move=2))
+        creator=alice,
+        game_slug="mancala",
+        options={},
+        seats=[SeatSpec("creator"), SeatSpec("user", username="bob")],
+        clock=services.ClockSpec(time_control="per_move", days_per_move=2),
+    )
     challenge = services.match_create(
-        creator=alice, game_slug="mancala", options={}, seats=[SeatSpec("creator"), SeatSpec("open")],
-        clock=services.ClockSpec(time_control="bank", bank_initial_days=3, bank_increment_days=1, bank_cap_days=5))
+        creator=alice,
+        game_slug="mancala",
+        options={},
+        seats=[SeatSpec("creator"), SeatSpec("open")],
+        clock=services.ClockSpec(time_control="bank", bank_initial_days=3, bank_increment_days=1, bank_cap_days=5),
+    )
     client.force_login(bob)
     lobby = client.get(reverse("lobby")).content.decode()
-    invited = lobby[lobby.index(f"Mancala #{waiting.pk}</a>"):]
+    invited = lobby[lobby.index(f"Mancala #{waiting.pk}</a>") :]
     assert invited.index(waiting.clock_terms) < invited.index("Accept")
-    offered = lobby[lobby.index(f"Mancala #{challenge.pk}</a><br>"):]
+    offered = lobby[lobby.index(f"Mancala #{challenge.pk}</a><br>") :]
     assert offered.index("Time bank: 3 days, +1 day per move, at most 5 days; when a clock runs out: ") < offered.index(
-        "Join")
+        "Join"
+    )
 
 
 def test_the_unsubscribe_header_reaches_the_mail_server_as_one_plain_url(clock, alice, bob, mail_server, settings):
@@ -1135,11 +1288,13 @@ def test_the_unsubscribe_header_reaches_the_mail_server_as_one_plain_url(clock, 
 
 def test_plain_text_notices_are_not_html_escaped(alice, db):
     rival = make_user("obrien", display_name="Tom O'Brien & Co <3")
-    match = services.match_create(creator=rival, game_slug="mancala", options={},
-                                  seats=[SeatSpec("creator"), SeatSpec("user", username="alice")])
+    match = services.match_create(
+        creator=rival, game_slug="mancala", options={}, seats=[SeatSpec("creator"), SeatSpec("user", username="alice")]
+    )
     services.match_decline(match_id=match.pk, user=alice)
-    services.match_create(creator=rival, game_slug="mancala", options={},
-                          seats=[SeatSpec("creator"), SeatSpec("user", username="alice")])
+    services.match_create(
+        creator=rival, game_slug="mancala", options={}, seats=[SeatSpec("creator"), SeatSpec("user", username="alice")]
+    )
     invitation = Notification.objects.get(user=alice, kind=Notification.Kind.INVITATION, match__status="open")
     assert "Tom O'Brien & Co <3" in invitation.body and "&#x27;" not in invitation.body
     declined = Notification.objects.get(user=rival, kind=Notification.Kind.MATCH_OVER)
@@ -1162,10 +1317,14 @@ def test_an_invitation_held_back_until_the_match_is_cancelled_is_not_sent(alice,
     """A mail server down held Carol's invitation; the match was cancelled meanwhile, and the
     invitation went out after the cancellation notice, inviting her to a match that was gone."""
     match = services.match_create(
-        creator=alice, game_slug="mecca", options={},
-        seats=[SeatSpec("creator"), SeatSpec("user", username="bob"), SeatSpec("user", username="carol")])
-    to_bob, to_carol = (Notification.objects.get(match=match, user=user, kind=Notification.Kind.INVITATION)
-                        for user in (bob, carol))
+        creator=alice,
+        game_slug="mecca",
+        options={},
+        seats=[SeatSpec("creator"), SeatSpec("user", username="bob"), SeatSpec("user", username="carol")],
+    )
+    to_bob, to_carol = (
+        Notification.objects.get(match=match, user=user, kind=Notification.Kind.INVITATION) for user in (bob, carol)
+    )
     assert services.notification_send(notification_id=to_bob.pk) is True  # still open: it goes out
 
     services.match_decline(match_id=match.pk, user=bob)

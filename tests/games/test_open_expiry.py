@@ -37,8 +37,11 @@ def enqueued(monkeypatch):
 
 
 def invite(creator, *invited, open_seats=0):
-    seats = [SeatSpec("creator"), *(SeatSpec("user", username=user.username) for user in invited),
-             *[SeatSpec("open")] * open_seats]
+    seats = [
+        SeatSpec("creator"),
+        *(SeatSpec("user", username=user.username) for user in invited),
+        *[SeatSpec("open")] * open_seats,
+    ]
     game = "mancala" if len(seats) == 2 else "jeexa"
     return services.match_create(creator=creator, game_slug=game, options={}, seats=seats)
 
@@ -52,8 +55,9 @@ def cancellations(match) -> dict[str, str]:
 
 
 def warnings(match) -> list[Notification]:
-    return list(Notification.objects.filter(match=match, kind=Notification.Kind.INVITATION,
-                                            subject__contains="runs out"))
+    return list(
+        Notification.objects.filter(match=match, kind=Notification.Kind.INVITATION, subject__contains="runs out")
+    )
 
 
 def test_an_unanswered_invitation_cancels_the_match_after_the_days_and_not_before(clock, alice, bob):
@@ -92,7 +96,8 @@ def test_the_reason_names_every_seat_still_waiting(clock, alice, bob, carol):
     tasks.sweep_open_matches()
     assert MatchEvent.objects.get(match=match, to_status=Status.ABORTED).reason == (
         f"Bob and Carol did not answer their invitations and nobody took the 2 open seats in {DAYS} days, "
-        "so the match is cancelled.")
+        "so the match is cancelled."
+    )
 
 
 def test_a_seat_taken_gives_a_match_that_is_filling_up_its_whole_time_again(clock, alice, bob, carol):
@@ -116,7 +121,8 @@ def test_a_match_that_started_is_never_expired(clock, alice, bob):
     clock.advance(days=DAYS * 3)
     assert tasks.sweep_open_matches() == {"cancelled": 0, "told": 0}
     assert {match.status for match in Match.objects.filter(pk__in=[against_ai.pk, between_people.pk])} == {
-        Status.ACTIVE}
+        Status.ACTIVE
+    }
 
 
 def test_the_invited_player_still_to_answer_is_told_once_before_it_runs_out(clock, alice, bob, carol):
@@ -207,8 +213,9 @@ def test_the_lobby_the_invitations_and_the_match_page_say_until_when_it_is_open(
     assert len(re.findall(f'Open until <time datetime="[^"]+">{until}</time>', lobby)) == 1
     assert re.search(f'answer by <time datetime="[^"]+">{until}</time>', lobby)
     page = client.get(reverse("match_detail", args=[invitation.pk])).content.decode()
-    assert re.search(f'Open until <time datetime="[^"]+">{until}</time>; if no seat is taken by then, the match '
-                     'is cancelled.', page)
+    assert re.search(
+        f'Open until <time datetime="[^"]+">{until}</time>; if no seat is taken by then, the match is cancelled.', page
+    )
 
     services.match_accept(match_id=invitation.pk, user=bob)
     assert "Open until" not in client.get(reverse("match_detail", args=[invitation.pk])).content.decode()
@@ -241,8 +248,9 @@ def test_two_sweeps_at_once_cancel_each_match_once_and_tell_each_player_once(clo
 
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.parametrize("attempt", range(4))
-def test_an_acceptance_at_the_last_moment_and_the_expiry_end_with_exactly_one_of_them(attempt, clock, alice, bob,
-                                                                                     monkeypatch):
+def test_an_acceptance_at_the_last_moment_and_the_expiry_end_with_exactly_one_of_them(
+    attempt, clock, alice, bob, monkeypatch
+):
     require_postgresql()
     match = invite(alice, bob)
     clock.advance(days=DAYS)  # the sweep comes just as Bob accepts

@@ -39,8 +39,11 @@ def record_row(html: str, game: str) -> list[str]:
 
 def finish(match: Match, winners: list[int]) -> Match:
     """Ends ``match`` with ``winners``, as the engine's outcome would."""
-    Match.objects.filter(pk=match.pk).update(status=Status.FINISHED, finished_at=timezone.now(),
-                                             result={"scores": [], "winners": winners, "reason": "played out"})
+    Match.objects.filter(pk=match.pk).update(
+        status=Status.FINISHED,
+        finished_at=timezone.now(),
+        result={"scores": [], "winners": winners, "reason": "played out"},
+    )
     match.refresh_from_db()
     return match
 
@@ -63,8 +66,12 @@ def test_it_shows_the_public_name_the_month_joined_and_the_record_per_game(clien
     services.match_resign(match_id=start_match(alice, bob).pk, user=alice)  # alice lost
     finish(start_match(bob, alice), [0, 1])  # shared
     start_match(alice, bob)  # in play: not in the record
-    cancelled = services.match_create(creator=alice, game_slug="mancala", options={"variant": "egyptian"},
-                                      seats=[SeatSpec("creator"), SeatSpec("open")])
+    cancelled = services.match_create(
+        creator=alice,
+        game_slug="mancala",
+        options={"variant": "egyptian"},
+        seats=[SeatSpec("creator"), SeatSpec("open")],
+    )
     services.match_cancel(match_id=cancelled.pk, user=alice)
     finish(jeexa(bob, carol, alice), [0, 2])  # alice on seat 2: a shared win
     left = jeexa(alice, bob, carol)
@@ -91,10 +98,12 @@ def test_it_lists_only_the_matches_the_viewer_may_open_with_links(client, alice,
     with_carol = start_match(alice, carol)
     done_with_bob = start_match(alice, bob)
     services.match_resign(match_id=done_with_bob.pk, user=bob)
-    challenge = services.match_create(creator=alice, game_slug="mecca", options={},
-                                      seats=[SeatSpec("creator"), SeatSpec("open")])
-    links = {match: reverse("match_detail", args=[match.pk]) for match in (with_bob, with_carol, done_with_bob,
-                                                                          challenge)}
+    challenge = services.match_create(
+        creator=alice, game_slug="mecca", options={}, seats=[SeatSpec("creator"), SeatSpec("open")]
+    )
+    links = {
+        match: reverse("match_detail", args=[match.pk]) for match in (with_bob, with_carol, done_with_bob, challenge)
+    }
 
     def listed(viewer) -> set[Match]:
         client.force_login(viewer)
@@ -108,8 +117,9 @@ def test_it_lists_only_the_matches_the_viewer_may_open_with_links(client, alice,
     client.force_login(bob)
     html = page_of(client, "alice")
     finished = html.split("Latest finished matches")[1]
-    assert "Their result" in text(finished) and "Won" in text(finished) and "Mancala #" in finished, \
+    assert "Their result" in text(finished) and "Won" in text(finished) and "Mancala #" in finished, (
         "Alice's result, which Bob, who lost that match, must not take for his own"
+    )
     assert "Your result" in text(page_of(client, "bob").split("Latest finished matches")[1])
     assert record_row(html, "Mancala") == ["1", "1", "0", "0"], "the record counts the same for everyone"
 
@@ -129,7 +139,8 @@ def test_which_matches_are_listed_is_said_under_their_heading_not_the_records(cl
 
     assert section(html, "Matches in play or waiting for players").startswith(
         "Matches in play or waiting for players Only the matches you may open are listed, here and below: "
-        "the ones you play with Alice, and open challenges anyone may join. Match")
+        "the ones you play with Alice, and open challenges anyone may join. Match"
+    )
     assert "Waiting for players" in section(html, "Matches in play or waiting for players")
     assert "may open" not in section(html, "Record")
     for viewer in (alice, staff):  # they see every match
@@ -139,7 +150,8 @@ def test_which_matches_are_listed_is_said_under_their_heading_not_the_records(cl
     user_deactivate(user_id=alice.pk, actor=staff)
     client.force_login(bob)
     assert section(page_of(client, "alice"), "Latest finished matches").startswith(
-        "Latest finished matches Only the matches you may open are listed: the ones you played with Alice. ")
+        "Latest finished matches Only the matches you may open are listed: the ones you played with Alice. "
+    )
 
 
 def test_finished_matches_are_the_latest_twenty(client, alice, bob):
@@ -193,8 +205,10 @@ def test_challenge_opens_the_new_match_form_with_the_player_invited(client, alic
 
 def test_the_challenged_player_can_be_invited_from_the_prefilled_form(client, alice, bob):
     client.force_login(bob)
-    response = client.post(reverse("match_new", args=["mancala"]) + "?invite=alice", {
-        "option_variant": "egyptian", "position": "first", "seat_1": "invite", "invite_1": "alice"})
+    response = client.post(
+        reverse("match_new", args=["mancala"]) + "?invite=alice",
+        {"option_variant": "egyptian", "position": "first", "seat_1": "invite", "invite_1": "alice"},
+    )
     match = Match.objects.get(pk=response["Location"].rstrip("/").split("/")[-1])
     assert [seat.user for seat in match.seats.all()] == [bob, alice]
 
@@ -235,8 +249,12 @@ def test_an_unknown_player_is_a_404_in_plain_words(client, bob):
 def test_names_next_to_matches_lead_to_the_players_pages_but_an_ai_has_none(client, alice, bob, carol):
     match = start_match(alice, bob)
     against_ai = start_match(alice, ai_level=1)
-    services.match_create(creator=carol, game_slug="mancala", options={"variant": "egyptian"},
-                          seats=[SeatSpec("creator"), SeatSpec("open")])
+    services.match_create(
+        creator=carol,
+        game_slug="mancala",
+        options={"variant": "egyptian"},
+        seats=[SeatSpec("creator"), SeatSpec("open")],
+    )
     client.force_login(alice)
 
     seats = client.get(reverse("match_detail", args=[match.pk])).content.decode().split('<ol class="seats">')[1]
@@ -260,6 +278,7 @@ def test_the_page_costs_the_same_queries_for_2_matches_as_for_30(client, alice, 
             match = start_match(alice, bob)
             if number % 3:
                 finish(match, [number % 2])
+
     client.force_login(alice if viewer == "alice" else bob)
     url = reverse("player", args=["alice"])
     play(2)

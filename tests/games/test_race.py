@@ -129,8 +129,9 @@ def test_it_applies_one_of_two_different_moves_made_against_the_same_version(ali
 
 def test_it_seats_only_one_of_two_players_racing_for_the_last_seat(alice, bob, carol, enqueued, monkeypatch):
     require_postgresql()
-    match = services.match_create(creator=alice, game_slug="mancala", options={},
-                                  seats=[SeatSpec("creator"), SeatSpec("open")])
+    match = services.match_create(
+        creator=alice, game_slug="mancala", options={}, seats=[SeatSpec("creator"), SeatSpec("open")]
+    )
     hold_the_lock_longer(monkeypatch, "_start_if_full")
 
     def join(user):
@@ -244,8 +245,7 @@ def test_a_move_that_cannot_get_the_match_row_fails_instead_of_hanging(alice, bo
         assert cursor.fetchone()[0] == "0", "the timeout stays in the move's transaction"
 
 
-def test_a_page_read_while_a_move_commits_says_whose_turn_it_is_in_the_position_it_draws(alice, bob, client,
-                                                                                           enqueued):
+def test_a_page_read_while_a_move_commits_says_whose_turn_it_is_in_the_position_it_draws(alice, bob, client, enqueued):
     """The page reads the match, then its seats: a move committed between the two reads drew the
     position before it with the seats after it, "Your turn." over a board that offered nothing
     (seen once under bench/load.py). The next poll redrew it, but the turn shown is the board's."""
@@ -257,8 +257,9 @@ def test_a_page_read_while_a_move_commits_says_whose_turn_it_is_in_the_position_
 
     def alice_moves_before_the_seats_are_read(execute, sql, params, many, context):
         if not moved and sql.startswith('SELECT "games_seat"'):
-            moved.extend(run_together(lambda: services.move_submit(match_id=match.pk, user=alice, move=move,
-                                                                   expected_version=0)))
+            moved.extend(
+                run_together(lambda: services.move_submit(match_id=match.pk, user=alice, move=move, expected_version=0))
+            )
         return execute(sql, params, many, context)
 
     client.force_login(bob)

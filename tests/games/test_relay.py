@@ -30,7 +30,6 @@ from tests.games.test_tasks import wait_until
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
-
 def use_broker(url: str) -> None:
     """Point the app (publishing and new workers) at another broker; drop pooled connections."""
     app.conf.broker_url = url
@@ -74,7 +73,8 @@ def broker_waits(monkeypatch) -> list[float]:
 
 @pytest.mark.worker
 def test_moves_are_accepted_quickly_with_redis_down_and_everything_is_delivered_once_it_is_back(
-        spare_redis, alice, bob, carol, caplog, broker_waits):
+    spare_redis, alice, bob, carol, caplog, broker_waits
+):
     require_postgresql()
     queue = f"tests-relay-{os.getpid()}"
     default_queue = app.conf.task_default_queue
@@ -102,20 +102,27 @@ def test_moves_are_accepted_quickly_with_redis_down_and_everything_is_delivered_
             with start_worker(app, perform_ping_check=False, pool="solo", shutdown_timeout=30):
                 # What beat does every half minute, a little later than the tasks' own grace.
                 Notification.objects.filter(pk=pending.pk).update(
-                    created_at=timezone.now() - timedelta(seconds=tasks.NOTIFICATION_SWEEP_AFTER_SECONDS + 1))
+                    created_at=timezone.now() - timedelta(seconds=tasks.NOTIFICATION_SWEEP_AFTER_SECONDS + 1)
+                )
                 Match.objects.filter(pk=versus_ai.pk).update(
-                    last_move_at=timezone.now() - timedelta(seconds=tasks.AI_STALL_SECONDS + 1))
+                    last_move_at=timezone.now() - timedelta(seconds=tasks.AI_STALL_SECONDS + 1)
+                )
                 tasks.sweep_notifications.delay()
                 tasks.sweep_ai_turns.delay()
                 tasks.sweep_notifications.delay()  # a second, overlapping relay run
-                wait_until(lambda: Notification.objects.filter(pk=pending.pk, sent_at__isnull=False).exists(),
-                           what="the relay to deliver Bob's email")
+                wait_until(
+                    lambda: Notification.objects.filter(pk=pending.pk, sent_at__isnull=False).exists(),
+                    what="the relay to deliver Bob's email",
+                )
                 # The AI may earn another sowing (last seed in its store): its turn is over only
                 # when Carol is to act again.
-                wait_until(lambda: Seat.objects.filter(match=versus_ai, number=0, to_act=True).exists(),
-                           what="the AI's turn after the sweep woke it")
-                wait_until(lambda: finished.count("games.tasks.sweep_notifications") == 2,
-                           what="both relay runs to finish")
+                wait_until(
+                    lambda: Seat.objects.filter(match=versus_ai, number=0, to_act=True).exists(),
+                    what="the AI's turn after the sweep woke it",
+                )
+                wait_until(
+                    lambda: finished.count("games.tasks.sweep_notifications") == 2, what="both relay runs to finish"
+                )
         finally:
             task_postrun.disconnect(record)
         assert len([m for m in mail.outbox if m.to == ["bob@example.com"]]) == 1
@@ -147,14 +154,15 @@ def test_a_notification_whose_sender_died_holding_the_claim_is_sent_once_after_t
     notification = Notification.objects.get(user=bob, kind=Notification.Kind.YOUR_TURN)
     # A worker claimed it and was killed before it could send or release it.
     Notification.objects.filter(pk=notification.pk).update(
-        claimed_until=timezone.now() + timedelta(seconds=services.NOTIFICATION_CLAIM_SECONDS), attempts=1,
-        created_at=timezone.now() - timedelta(minutes=5))
+        claimed_until=timezone.now() + timedelta(seconds=services.NOTIFICATION_CLAIM_SECONDS),
+        attempts=1,
+        created_at=timezone.now() - timedelta(minutes=5),
+    )
     assert tasks.sweep_notifications() == 0, "the claim still holds"
     Notification.objects.filter(pk=notification.pk).update(claimed_until=timezone.now() - timedelta(seconds=1))
     sent = run_together(tasks.sweep_notifications, tasks.sweep_notifications)
     assert sorted(sent) == [0, 1], "two relay runs at once: one sends, the other finds it claimed or sent"
     assert len([m for m in mail.outbox if m.to == ["bob@example.com"] and "Your turn" in m.subject]) == 1
-
 
 
 @pytest.mark.worker
@@ -168,13 +176,35 @@ def test_an_email_whose_worker_was_killed_mid_send_is_sent_once_by_the_relay(ali
     with StallingMailServer() as server:
         settings.MAILERS = server.mailer
         database = connections["default"].settings_dict
-        env = {**os.environ, "REDIS_URL": app.conf.broker_url, "EMAIL_HOST": "127.0.0.1",
-               "EMAIL_PORT": str(server.controller.port),
-               "DATABASE_URL": f"postgres://{database['USER']}@{database['HOST']}:{database['PORT']}/{database['NAME']}"}
+        env = {
+            **os.environ,
+            "REDIS_URL": app.conf.broker_url,
+            "EMAIL_HOST": "127.0.0.1",
+            "EMAIL_PORT": str(server.controller.port),
+            "DATABASE_URL": f"postgres://{database['USER']}@{database['HOST']}:{database['PORT']}/{database['NAME']}",
+        }
         worker = subprocess.Popen(
-            [sys.executable, "-m", "celery", "-A", "config", "worker", "-Q", queue, "--pool", "solo",
-             "--without-gossip", "--without-mingle", "--without-heartbeat", "-l", "warning"],
-            env=env, cwd=settings.BASE_DIR, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+            [
+                sys.executable,
+                "-m",
+                "celery",
+                "-A",
+                "config",
+                "worker",
+                "-Q",
+                queue,
+                "--pool",
+                "solo",
+                "--without-gossip",
+                "--without-mingle",
+                "--without-heartbeat",
+                "-l",
+                "warning",
+            ],
+            env=env,
+            cwd=settings.BASE_DIR,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
         )
         route_tasks_to(queue)
         try:

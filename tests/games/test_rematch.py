@@ -77,8 +77,13 @@ def test_a_rematch_against_the_ai_starts_at_once_with_the_same_level(alice, djan
     assert callbacks, "the AI is asked for its first move"
 
 
-@pytest.mark.parametrize("how, why", [("active", "only follow a match that was played to the end"),
-                                      ("cancelled", "This match was cancelled, so there is nothing to play again")])
+@pytest.mark.parametrize(
+    "how, why",
+    [
+        ("active", "only follow a match that was played to the end"),
+        ("cancelled", "This match was cancelled, so there is nothing to play again"),
+    ],
+)
 def test_only_an_ended_match_gets_a_rematch(alice, bob, staff, how, why):
     match = start_match(alice, bob)
     if how == "cancelled":
@@ -153,7 +158,7 @@ def test_an_outsider_is_not_offered_a_rematch_and_cannot_make_one(client, match,
 
 @pytest.mark.parametrize("forged", ["²", "9" * 5000, "-1", "1.0", ""])
 def test_a_forged_accepting_field_is_only_a_request_for_a_rematch(client, match, alice, bob, forged):
-    """"²" passed str.isdigit() and then broke int() (a 500); 5,000 digits broke it too."""
+    """ "²" passed str.isdigit() and then broke int() (a 500); 5,000 digits broke it too."""
     finished(match, bob)
     client.force_login(alice)
     response = client.post(reverse("match_rematch", args=[match.pk]), {"accepting": forged})
@@ -163,8 +168,12 @@ def test_a_forged_accepting_field_is_only_a_request_for_a_rematch(client, match,
 
 def test_accepting_names_only_this_matchs_rematch(client, match, alice, bob, carol):
     """Another match, cancelled, is no withdrawn rematch of this one (nor a way to learn its status)."""
-    elsewhere = services.match_create(creator=carol, game_slug="mancala", options={"variant": "egyptian"},
-                                      seats=[SeatSpec("creator"), SeatSpec("user", username=bob.username)])
+    elsewhere = services.match_create(
+        creator=carol,
+        game_slug="mancala",
+        options={"variant": "egyptian"},
+        seats=[SeatSpec("creator"), SeatSpec("user", username=bob.username)],
+    )
     services.match_cancel(match_id=elsewhere.pk, user=carol)
     finished(match, bob)
     client.force_login(alice)
@@ -199,4 +208,3 @@ def test_the_rematch_button_says_who_must_accept(client, alice, bob):
 
     together = client.get(reverse("match_detail", args=[against_bob.pk])).content.decode()
     assert "so that the other player starts; they are invited to accept." in together
-

@@ -62,4 +62,7 @@ def test_a_step_near_the_end_of_a_long_match_does_not_replay_it_from_the_start(c
     assert last == 6 * CHECKPOINT_EVERY and moves_applied(last) == 0, "the last position is the stored one"
     moves_applied(last - 1)  # the first step back replays from the start once
     assert [moves_applied(ply) for ply in (last - 2, last - 3, 3 * CHECKPOINT_EVERY + 1)] == [
-        CHECKPOINT_EVERY - 2, CHECKPOINT_EVERY - 3, 1]
+        CHECKPOINT_EVERY - 2,
+        CHECKPOINT_EVERY - 3,
+        1,
+    ]

@@ -85,7 +85,7 @@ def test_each_rules_page_states_our_engines_rule_decisions(client, slug):
 def test_the_mancala_page_has_a_section_per_variant(client):
     html = client.get(reverse("game_rules", args=["mancala"])).content.decode()
     for variant in ["Egyptian (the default)", "Ethiopian", "Nigerian", "Kalah"]:
-        assert f"<h2 id=\"{variant.split()[0].lower()}\">{variant}</h2>" in html
+        assert f'<h2 id="{variant.split()[0].lower()}">{variant}</h2>' in html
 
 
 def test_an_unknown_game_has_no_rules_page(client, db):
@@ -128,5 +128,7 @@ def test_the_match_page_links_to_its_games_rules(client, alice, match):
 
 def test_the_jeexa_page_says_how_a_piece_that_fits_several_ways_is_placed(client):
     text = page_text(client.get(reverse("game_rules", args=["jeexa"])))
-    assert ("Where it fits turned more than one way, the cell shows how many; a click on it opens those ways side by "
-            "side to choose from, and Escape or Choose another spot closes them without playing.") in text
+    assert (
+        "Where it fits turned more than one way, the cell shows how many; a click on it opens those ways side by "
+        "side to choose from, and Escape or Choose another spot closes them without playing."
+    ) in text

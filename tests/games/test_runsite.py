@@ -68,10 +68,20 @@ def alive(pid: int) -> bool:
 def test_the_site_command_serves_and_a_kill_stops_web_worker_and_beat(tmp_path, debug):
     port = free_port()
     env = {key: value for key, value in os.environ.items() if key not in ("DATABASE_URL", "REDIS_URL")}
-    env.update(VAR_DIR=str(tmp_path), DJANGO_SETTINGS_MODULE="config.settings", DJANGO_DEBUG=debug,
-               DJANGO_SECRET_KEY="runsite-test-key", DJANGO_ALLOWED_HOSTS="127.0.0.1")
-    site = subprocess.Popen([sys.executable, "manage.py", "runsite", f"127.0.0.1:{port}"], cwd=ROOT, env=env,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    env.update(
+        VAR_DIR=str(tmp_path),
+        DJANGO_SETTINGS_MODULE="config.settings",
+        DJANGO_DEBUG=debug,
+        DJANGO_SECRET_KEY="runsite-test-key",
+        DJANGO_ALLOWED_HOSTS="127.0.0.1",
+    )
+    site = subprocess.Popen(
+        [sys.executable, "manage.py", "runsite", f"127.0.0.1:{port}"],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     started: set[int] = set()
     try:
         deadline = time.monotonic() + START_SECONDS
@@ -118,10 +128,15 @@ def test_the_site_command_serves_and_a_kill_stops_web_worker_and_beat(tmp_path, 
                 os.kill(pid, signal.SIGKILL)
 
 
-@pytest.mark.parametrize(("addrport", "url"), [
-    ("8071", "http://127.0.0.1:8071"), ("127.0.0.1:8071", "http://127.0.0.1:8071"),
-    ("0.0.0.0:9000", "http://127.0.0.1:9000"), ("[::]:8000", "http://127.0.0.1:8000"),
-    ("games.local:8080", "http://games.local:8080"),
-])
+@pytest.mark.parametrize(
+    ("addrport", "url"),
+    [
+        ("8071", "http://127.0.0.1:8071"),
+        ("127.0.0.1:8071", "http://127.0.0.1:8071"),
+        ("0.0.0.0:9000", "http://127.0.0.1:9000"),
+        ("[::]:8000", "http://127.0.0.1:8000"),
+        ("games.local:8080", "http://games.local:8080"),
+    ],
+)
 def test_email_links_follow_the_address_the_site_runs_on(addrport, url):
     assert site_url_for(addrport) == url

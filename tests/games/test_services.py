@@ -30,7 +30,9 @@ def test_an_invitation_names_the_options_in_the_order_the_match_page_does(alice,
     """PostgreSQL's jsonb stores option names shortest first: the match read back must not
     name them in another order than the one just made (its invitation)."""
     match = services.match_create(
-        creator=alice, game_slug="mesopotamia", options={"start_card": "no", "discard": "reshuffle"},
+        creator=alice,
+        game_slug="mesopotamia",
+        options={"start_card": "no", "discard": "reshuffle"},
         seats=[SeatSpec("creator"), SeatSpec("user", username="bob"), SeatSpec("ai", ai_level=1)],
     )
     invitation = Notification.objects.get(user=bob, kind=Notification.Kind.INVITATION)
@@ -41,7 +43,9 @@ def test_an_invitation_names_the_options_in_the_order_the_match_page_does(alice,
 
 def test_match_with_an_invited_player_waits_for_acceptance(alice, bob):
     match = services.match_create(
-        creator=alice, game_slug="mancala", options={},
+        creator=alice,
+        game_slug="mancala",
+        options={},
         seats=[SeatSpec("creator"), SeatSpec("user", username="bob")],
     )
     assert match.status == Status.OPEN
@@ -55,8 +59,9 @@ def test_match_with_an_invited_player_waits_for_acceptance(alice, bob):
 
 
 def test_declining_an_invitation_aborts_the_match(alice, bob):
-    match = services.match_create(creator=alice, game_slug="mancala", options={},
-                                  seats=[SeatSpec("creator"), SeatSpec("user", username="bob")])
+    match = services.match_create(
+        creator=alice, game_slug="mancala", options={}, seats=[SeatSpec("creator"), SeatSpec("user", username="bob")]
+    )
     services.match_decline(match_id=match.pk, user=bob)
     match.refresh_from_db()
     assert match.status == Status.ABORTED
@@ -67,8 +72,12 @@ def test_declining_an_invitation_aborts_the_match(alice, bob):
 
 
 def test_an_open_challenge_starts_when_someone_joins(alice, bob, carol):
-    match = services.match_create(creator=alice, game_slug="mancala", options={"variant": "nigerian"},
-                                  seats=[SeatSpec("creator"), SeatSpec("open")])
+    match = services.match_create(
+        creator=alice,
+        game_slug="mancala",
+        options={"variant": "nigerian"},
+        seats=[SeatSpec("creator"), SeatSpec("open")],
+    )
     with pytest.raises(services.ServiceError, match="already have a seat"):
         services.match_join(match_id=match.pk, user=alice)
     services.match_join(match_id=match.pk, user=bob)
@@ -81,8 +90,9 @@ def test_an_open_challenge_starts_when_someone_joins(alice, bob, carol):
 
 def test_join_pressed_again_after_the_match_started_says_you_have_a_seat(alice, bob):
     """A second tab's Join: the first took the last seat and started the match; nobody was invited."""
-    match = services.match_create(creator=alice, game_slug="mancala", options={},
-                                  seats=[SeatSpec("creator"), SeatSpec("open")])
+    match = services.match_create(
+        creator=alice, game_slug="mancala", options={}, seats=[SeatSpec("creator"), SeatSpec("open")]
+    )
     services.match_join(match_id=match.pk, user=bob)
     with pytest.raises(services.ServiceError, match=r"^You already have a seat in this match\. This match has already"):
         services.match_join(match_id=match.pk, user=bob)
@@ -124,8 +134,12 @@ def test_answers_pressed_by_the_wrong_person_say_what_to_do_instead(alice, bob, 
     with pytest.raises(services.ServiceError, match=r"^Alice withdrew the match before it started\.$"):
         services.match_accept(match_id=withdrawn.pk, user=bob)
 
-    declined = services.match_create(creator=alice, game_slug="mecca", options={}, seats=[
-        SeatSpec("creator"), SeatSpec("user", username="bob"), SeatSpec("user", username="carol")])
+    declined = services.match_create(
+        creator=alice,
+        game_slug="mecca",
+        options={},
+        seats=[SeatSpec("creator"), SeatSpec("user", username="bob"), SeatSpec("user", username="carol")],
+    )
     services.match_decline(match_id=declined.pk, user=carol)
     with pytest.raises(services.ServiceError, match=r"^Carol declined the invitation, so the match is cancelled\.$"):
         services.match_accept(match_id=declined.pk, user=bob)
@@ -133,14 +147,23 @@ def test_answers_pressed_by_the_wrong_person_say_what_to_do_instead(alice, bob, 
 
 def test_create_refuses_unknown_players_and_ai_levels(alice):
     with pytest.raises(services.ServiceError, match="no player called"):
-        services.match_create(creator=alice, game_slug="mancala", options={},
-                              seats=[SeatSpec("creator"), SeatSpec("user", username="nobody")])
+        services.match_create(
+            creator=alice,
+            game_slug="mancala",
+            options={},
+            seats=[SeatSpec("creator"), SeatSpec("user", username="nobody")],
+        )
     with pytest.raises(services.ServiceError, match="no AI level"):
-        services.match_create(creator=alice, game_slug="mancala", options={},
-                              seats=[SeatSpec("creator"), SeatSpec("ai", ai_level=99)])
+        services.match_create(
+            creator=alice, game_slug="mancala", options={}, seats=[SeatSpec("creator"), SeatSpec("ai", ai_level=99)]
+        )
     with pytest.raises(ValueError, match="not a variant"):
-        services.match_create(creator=alice, game_slug="mancala", options={"variant": "martian"},
-                              seats=[SeatSpec("creator"), SeatSpec("open")])
+        services.match_create(
+            creator=alice,
+            game_slug="mancala",
+            options={"variant": "martian"},
+            seats=[SeatSpec("creator"), SeatSpec("open")],
+        )
 
 
 def test_two_matches_created_at_once_get_different_seeds(alice, bob):
@@ -184,17 +207,21 @@ def test_engine_sentences_name_every_player_they_mention():
     names = {0: "Alice", 1: "Bob", 2: "AI (Strong, player 3)"}
     line = "Player 1 uses a joker: steals the purple 3 at 1,2 from Player 3. Player 2 rolled 5."
     assert models.with_player_names(line, names) == (
-        "Alice uses a joker: steals the purple 3 at 1,2 from AI (Strong, player 3). Bob rolled 5.")
+        "Alice uses a joker: steals the purple 3 at 1,2 from AI (Strong, player 3). Bob rolled 5."
+    )
     assert models.with_player_names("Player 4 rolled 2 (Player 12).", names) == "Player 4 rolled 2 (Player 12)."
     colours = {0: "Yellow", 1: "Red", 2: "Green"}
     assert models.with_player_names("Red places a pilgrim on f3; Green's turn.", names, colours) == (
-        "Bob (red) places a pilgrim on f3; AI (Strong, green)'s turn.")
+        "Bob (red) places a pilgrim on f3; AI (Strong, green)'s turn."
+    )
     assert models.with_player_names("Green places a pilgrim on f4.", names, colours) == (
-        "AI (Strong, green) places a pilgrim on f4."), "one pair of brackets, not \"AI (Strong) (green)\""
+        "AI (Strong, green) places a pilgrim on f4."
+    ), 'one pair of brackets, not "AI (Strong) (green)"'
 
 
-def test_a_move_that_passes_the_turn_emails_the_next_player_after_commit(match, alice, bob,
-                                                                          django_capture_on_commit_callbacks):
+def test_a_move_that_passes_the_turn_emails_the_next_player_after_commit(
+    match, alice, bob, django_capture_on_commit_callbacks
+):
     with django_capture_on_commit_callbacks(execute=False) as callbacks:
         services.move_submit(match_id=match.pk, user=alice, move="1", expected_version=0)
     notification = Notification.objects.get(user=bob, kind=Notification.Kind.YOUR_TURN)
@@ -212,13 +239,16 @@ def test_the_your_turn_email_lists_every_move_since_the_players_own(match, alice
     services.move_submit(match_id=match.pk, user=alice, move="3", expected_version=0)
     services.move_submit(match_id=match.pk, user=alice, move="1", expected_version=1)
     body = Notification.objects.get(user=bob, kind=Notification.Kind.YOUR_TURN).body
-    assert ("What happened so far:\n- Alice sows tile 3: 4 coins and moves again.\n"  # Bob has not moved yet
-            "- Alice sows tile 1") in body
+    assert (
+        "What happened so far:\n- Alice sows tile 3: 4 coins and moves again.\n"  # Bob has not moved yet
+        "- Alice sows tile 1"
+    ) in body
     Notification.objects.update(sent_at=timezone.now())  # an unsent notice of the same kind would stand for the next
     match.refresh_from_db()
     state = MANCALA.load(match.state)
-    passes = next(move for move in MANCALA.legal_moves(state, 1)
-                  if MANCALA.to_act(MANCALA.apply(state, 1, move)) == (0,))
+    passes = next(
+        move for move in MANCALA.legal_moves(state, 1) if MANCALA.to_act(MANCALA.apply(state, 1, move)) == (0,)
+    )
     services.move_submit(match_id=match.pk, user=bob, move=passes, expected_version=2)
     latest = Notification.objects.filter(user=alice, kind=Notification.Kind.YOUR_TURN).latest("pk").body
     assert f"- Bob sows tile {passes}" in latest and "Alice sows" not in latest, "only what came after her own move"
@@ -233,8 +263,7 @@ def test_the_your_turn_email_also_lists_what_the_log_shows_between_moves(alice, 
 
     body = Notification.objects.filter(user=alice, kind=Notification.Kind.YOUR_TURN).latest("pk").body
 
-    assert ("What happened since your last move:\n- Bob was given 5 more hours: Travelling.\n- Bob sows tile 1"
-            in body)
+    assert "What happened since your last move:\n- Bob was given 5 more hours: Travelling.\n- Bob sows tile 1" in body
 
 
 def test_no_email_when_the_player_switched_it_off(match, alice, bob):
@@ -269,12 +298,15 @@ def test_another_move_sent_on_the_old_position_is_still_stale(match, alice):
     assert stored(match) == after
 
 
-@pytest.mark.parametrize(("who", "move", "error", "message"), [
-    ("alice", "9", services.MoveRejected, "1 to 6"),
-    ("alice", "drop table", services.MoveRejected, "name a tile by its number"),
-    ("bob", "1", services.MoveRejected, "not your turn"),
-    ("carol", "1", services.NotAllowed, "not playing in this match"),
-])
+@pytest.mark.parametrize(
+    ("who", "move", "error", "message"),
+    [
+        ("alice", "9", services.MoveRejected, "1 to 6"),
+        ("alice", "drop table", services.MoveRejected, "name a tile by its number"),
+        ("bob", "1", services.MoveRejected, "not your turn"),
+        ("carol", "1", services.NotAllowed, "not playing in this match"),
+    ],
+)
 def test_bad_moves_are_refused_in_plain_words_and_change_nothing(match, alice, bob, carol, who, move, error, message):
     before = stored(match)
     user = {"alice": alice, "bob": bob, "carol": carol}[who]
@@ -326,8 +358,9 @@ def test_replaying_seed_and_move_records_reproduces_the_stored_state(alice, bob)
     assert MANCALA.dump(replay_state(match, records)) == match.state
 
 
-def test_a_jeexa_roll_that_passes_round_the_table_is_recorded_with_its_whole_description(monkeypatch, alice, bob,
-                                                                                         carol):
+def test_a_jeexa_roll_that_passes_round_the_table_is_recorded_with_its_whole_description(
+    monkeypatch, alice, bob, carol
+):
     """Seed 26, four players, random legal moves: the 60th move's roll finds its colour gone
     and the turn passes on and on (410 characters in the log; 94–99% of random Jeexa games
     have such a move, at every table size)."""
@@ -339,8 +372,12 @@ def test_a_jeexa_roll_that_passes_round_the_table_is_recorded_with_its_whole_des
     for _ in range(60):
         state = jeexa.load(match.state)
         seat = jeexa.to_act(state)[0]
-        services.move_submit(match_id=match.pk, user=players[seat], move=rng.choice(jeexa.legal_moves(state, seat)),
-                             expected_version=match.version)
+        services.move_submit(
+            match_id=match.pk,
+            user=players[seat],
+            move=rng.choice(jeexa.legal_moves(state, seat)),
+            expected_version=match.version,
+        )
         match.refresh_from_db()
     longest = max(MoveRecord.objects.filter(match=match), key=lambda record: len(record.description))
     assert len(longest.description) > 300 and longest.description.count("turn lost") > 5
@@ -366,8 +403,7 @@ def test_an_ai_seat_gets_a_task_and_its_move_goes_through_the_same_service(alice
 
 
 @pytest.mark.parametrize("ending", ["resign", "abort"])
-def test_an_ai_move_for_a_match_that_ended_while_the_ai_thought_is_dropped_quietly(ending, alice, staff,
-                                                                                   monkeypatch):
+def test_an_ai_move_for_a_match_that_ended_while_the_ai_thought_is_dropped_quietly(ending, alice, staff, monkeypatch):
     """A resignation or an abort does not change the version: the AI's move then met "not in
     play any more", and the task failed with a traceback in the worker's log."""
     match = start_match(alice, ai_level=1)
@@ -393,7 +429,11 @@ def test_resigning_and_aborting_write_status_events(match, alice, staff):
     assert match.status == Status.ABORTED
     event = MatchEvent.objects.filter(match=match).last()
     assert (event.from_status, event.to_status, event.reason, event.actor) == (
-        Status.ACTIVE, Status.ABORTED, "Staff aborted the match: Test abort.", staff)
+        Status.ACTIVE,
+        Status.ABORTED,
+        "Staff aborted the match: Test abort.",
+        staff,
+    )
     told = Notification.objects.filter(match=match, kind=Notification.Kind.MATCH_OVER)
     assert sorted(told.values_list("user__username", flat=True)) == ["alice", "bob"]
     assert all("Staff aborted the match: Test abort" in notice.body for notice in told)
@@ -407,7 +447,8 @@ def test_staff_can_hand_a_seat_to_the_ai(match, bob, staff, django_capture_on_co
     seat = Seat.objects.get(match=match, number=0)
     assert seat.user is None and seat.ai_level == 1 and seat.former_user.username == "alice"
     assert [c.func.__name__ for c in callbacks] == ["enqueue_ai_move", "enqueue_notification"], (
-        "the AI is asked to move since the seat is to act, and Alice is told")
+        "the AI is asked to move since the seat is to act, and Alice is told"
+    )
     told = Notification.objects.get(user__username="alice", kind=Notification.Kind.SEAT_TAKEN)
     assert "Staff gave your seat to the AI: Alice left." in told.body and told.subject.startswith("The AI now plays")
     assert services.ai_turn_play(match_id=match.pk, expected_version=0) is not None
@@ -429,8 +470,9 @@ def test_staff_change_the_level_of_an_ai_seat_but_not_to_the_same_level(alice, s
 
 
 def test_an_invited_player_whose_seat_staff_give_the_ai_is_told_the_invitation_is_withdrawn(alice, bob, staff):
-    match = services.match_create(creator=alice, game_slug="mancala", options={},
-                                  seats=[SeatSpec("creator"), SeatSpec("user", username="bob")])
+    match = services.match_create(
+        creator=alice, game_slug="mancala", options={}, seats=[SeatSpec("creator"), SeatSpec("user", username="bob")]
+    )
 
     services.seat_replace_by_ai(match_id=match.pk, seat_number=1, level=1, actor=staff, reason="")
 
@@ -444,8 +486,9 @@ def test_an_invited_player_whose_seat_staff_give_the_ai_is_told_the_invitation_i
 
 
 def test_staff_giving_an_open_seat_to_the_ai_say_so_in_plain_words(alice, staff):
-    match = services.match_create(creator=alice, game_slug="mancala", options={},
-                                  seats=[SeatSpec("creator"), SeatSpec("open")])
+    match = services.match_create(
+        creator=alice, game_slug="mancala", options={}, seats=[SeatSpec("creator"), SeatSpec("open")]
+    )
     services.seat_replace_by_ai(match_id=match.pk, seat_number=1, level=1, actor=staff, reason="Nobody came")
     reasons = list(MatchEvent.objects.filter(match=match).values_list("reason", flat=True))
     assert "Staff gave the open seat (player 2) to the AI: Nobody came." in reasons, reasons
@@ -459,18 +502,24 @@ def test_a_player_who_never_confirmed_their_address_cannot_be_invited(alice):
     EmailAddress.objects.create(user=aidan, email=aidan.email, verified=False, primary=True)
     matches, notices = Match.objects.count(), Notification.objects.count()
     with pytest.raises(services.ServiceError, match="“Aidan” has not confirmed their email address yet"):
-        services.match_create(creator=alice, game_slug="mancala", options={},
-                              seats=[SeatSpec("creator"), SeatSpec("user", username="Aidan")])
+        services.match_create(
+            creator=alice,
+            game_slug="mancala",
+            options={},
+            seats=[SeatSpec("creator"), SeatSpec("user", username="Aidan")],
+        )
     assert (Match.objects.count(), Notification.objects.count()) == (matches, notices)
     EmailAddress.objects.filter(user=aidan).update(verified=True)
-    match = services.match_create(creator=alice, game_slug="mancala", options={},
-                                  seats=[SeatSpec("creator"), SeatSpec("user", username="aidan")])
+    match = services.match_create(
+        creator=alice, game_slug="mancala", options={}, seats=[SeatSpec("creator"), SeatSpec("user", username="aidan")]
+    )
     assert Notification.objects.filter(match=match, user=aidan, kind=Notification.Kind.INVITATION).exists()
 
 
 def test_only_the_creator_cancels_an_open_match(alice, bob):
-    match = services.match_create(creator=alice, game_slug="mancala", options={},
-                                  seats=[SeatSpec("creator"), SeatSpec("open")])
+    match = services.match_create(
+        creator=alice, game_slug="mancala", options={}, seats=[SeatSpec("creator"), SeatSpec("open")]
+    )
     with pytest.raises(services.NotAllowed):
         services.match_cancel(match_id=match.pk, user=bob)
     services.match_cancel(match_id=match.pk, user=alice)
@@ -481,10 +530,12 @@ def test_only_the_creator_cancels_an_open_match(alice, bob):
 def test_resigning_a_match_you_are_not_in_says_so_whatever_its_state(alice, bob, carol):
     """An open challenge answered "decline the invitation, or withdraw the match" to someone
     neither invited nor its creator."""
-    challenge = services.match_create(creator=alice, game_slug="mancala", options={},
-                                      seats=[SeatSpec("creator"), SeatSpec("open")])
-    invited = services.match_create(creator=alice, game_slug="mancala", options={},
-                                    seats=[SeatSpec("creator"), SeatSpec("user", username="bob")])
+    challenge = services.match_create(
+        creator=alice, game_slug="mancala", options={}, seats=[SeatSpec("creator"), SeatSpec("open")]
+    )
+    invited = services.match_create(
+        creator=alice, game_slug="mancala", options={}, seats=[SeatSpec("creator"), SeatSpec("user", username="bob")]
+    )
     with pytest.raises(services.NotAllowed, match=r"^You are not playing in this match\.$"):
         services.match_resign(match_id=challenge.pk, user=carol)
     with pytest.raises(services.ServiceError, match="decline the invitation"):

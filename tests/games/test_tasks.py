@@ -34,9 +34,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 WORKER_TIMEOUT_SECONDS = 20
 POLL_SECONDS = 0.02
-NO_REDIS = (
-    "Worker tests need the Redis broker: run with REDIS_URL=redis://127.0.0.1:6379/0 (the broker is {url!r})."
-)
+NO_REDIS = "Worker tests need the Redis broker: run with REDIS_URL=redis://127.0.0.1:6379/0 (the broker is {url!r})."
 
 
 def wait_until(condition: Callable[[], object], *, what: str, timeout: float = WORKER_TIMEOUT_SECONDS):
@@ -85,8 +83,11 @@ def worker(transactional_db):
 
 
 def sent_mail(notification: Notification) -> list:
-    return [message for message in mail.outbox
-            if message.subject == notification.subject and message.to == [notification.user.email]]
+    return [
+        message
+        for message in mail.outbox
+        if message.subject == notification.subject and message.to == [notification.user.email]
+    ]
 
 
 def notification_sent(notification_id: int) -> bool:
@@ -104,8 +105,10 @@ def test_it_answers_a_human_move_with_an_ai_move_through_the_worker(worker, alic
     match = start_match(alice, ai_level=1)
     services.move_submit(match_id=match.pk, user=alice, move="1", expected_version=0)
 
-    wait_until(lambda: Seat.objects.filter(match=match, number=0, to_act=True).exists(),
-               what="the AI to answer and give the turn back to Alice")
+    wait_until(
+        lambda: Seat.objects.filter(match=match, number=0, to_act=True).exists(),
+        what="the AI to answer and give the turn back to Alice",
+    )
     match.refresh_from_db()
     assert match.version >= 2
     records = list(MoveRecord.objects.filter(match=match))
@@ -141,15 +144,21 @@ def test_it_retries_a_failed_email_until_the_mail_server_recovers(worker, alice,
     settings.MAILERS = {"default": {"BACKEND": "tests.games.flaky_mail.FlakyBackend"}}
     settings.NOTIFICATION_RETRY_SECONDS = 0.5
     match = start_match(alice, bob)
-    wait_until(lambda: not Notification.objects.filter(sent_at__isnull=True).exists(),
-               what="Bob's invitation and Alice's first 'your turn', before the mail server fails")
+    wait_until(
+        lambda: not Notification.objects.filter(sent_at__isnull=True).exists(),
+        what="Bob's invitation and Alice's first 'your turn', before the mail server fails",
+    )
     FlakyBackend.fail_next(2)
 
     services.move_submit(match_id=match.pk, user=alice, move="1", expected_version=0)
     notification = Notification.objects.get(user=bob, kind=Notification.Kind.YOUR_TURN)
     failing = wait_until(
-        lambda: Notification.objects.filter(pk=notification.pk, sent_at__isnull=True)
-        .exclude(last_error="").values("attempts", "last_error", "claimed_until").first(),
+        lambda: (
+            Notification.objects.filter(pk=notification.pk, sent_at__isnull=True)
+            .exclude(last_error="")
+            .values("attempts", "last_error", "claimed_until")
+            .first()
+        ),
         what="a failed attempt to be recorded",
     )
     assert SERVER_DOWN in failing["last_error"]
@@ -181,8 +190,7 @@ def test_two_notification_sweeps_running_at_once_send_each_email_once(alice, bob
     require_postgresql()
     users = [alice, bob, carol]
     pending = Notification.objects.bulk_create(
-        Notification(user=users[number % 3], kind=Notification.Kind.YOUR_TURN, subject=f"Pending {number}",
-                     body="...")
+        Notification(user=users[number % 3], kind=Notification.Kind.YOUR_TURN, subject=f"Pending {number}", body="...")
         for number in range(30)
     )
     make_overdue(*pending)
@@ -213,14 +221,14 @@ def test_the_ai_sweep_wakes_an_ai_seat_whose_task_was_lost(worker, alice, monkey
     Match.objects.filter(pk=match.pk).update(last_move_at=timezone.now() - timedelta(minutes=5))
     assert tasks.sweep_ai_turns() == 1
 
-    wait_until(lambda: Seat.objects.filter(match=match, number=0, to_act=True).exists(),
-               what="the woken AI to move")
+    wait_until(lambda: Seat.objects.filter(match=match, number=0, to_act=True).exists(), what="the woken AI to move")
     assert MoveRecord.objects.filter(match=match, ply=1, by_ai=True).exists()
 
 
 @pytest.mark.worker
 def test_the_worker_sends_a_held_your_turn_on_the_players_new_clock_and_no_reminder_of_a_turn_played(
-        worker, clock, alice, bob, client):
+    worker, clock, alice, bob, client
+):
     """Through the worker: Bob's "your turn" waited (he had just closed the page) while he
     moved to India, and goes out on his new clock; his half-time reminder, due 10 s before he
     moved and not swept yet, does not go out after the move."""
@@ -231,8 +239,14 @@ def test_the_worker_sends_a_held_your_turn_on_the_players_new_clock_and_no_remin
     clock.advance(seconds=20)
     services.move_submit(match_id=match.pk, user=alice, move="1", expected_version=0)  # Bob's deadline: 11:00:20Z
     your_turn = Notification.objects.get(user=bob, kind=Notification.Kind.YOUR_TURN)
-    held = wait_until(lambda: Notification.objects.filter(pk=your_turn.pk, attempts=0, due_at__gt=clock.now)
-                      .values_list("due_at", flat=True).first(), what="the worker to hold Bob's email back")
+    held = wait_until(
+        lambda: (
+            Notification.objects.filter(pk=your_turn.pk, attempts=0, due_at__gt=clock.now)
+            .values_list("due_at", flat=True)
+            .first()
+        ),
+        what="the worker to hold Bob's email back",
+    )
     client.post(reverse("profile"), profile_data(display_name="Bob", webhook_url="", time_zone="Asia/Kolkata"))
 
     clock.now = held + timedelta(seconds=1)
@@ -242,10 +256,17 @@ def test_the_worker_sends_a_held_your_turn_on_the_players_new_clock_and_no_remin
     assert "Your time runs out on Sunday 29 March 2026, 16:30 IST (Asia/Kolkata)" in email.body
 
     clock.now = datetime.fromisoformat("2026-03-28T23:00:30Z")  # half time was 10 s ago
-    assert Notification.objects.filter(user=bob, kind=Notification.Kind.REMINDER, sent_at__isnull=True,
-                                       due_at__lt=clock.now).count() == 1
+    assert (
+        Notification.objects.filter(
+            user=bob, kind=Notification.Kind.REMINDER, sent_at__isnull=True, due_at__lt=clock.now
+        ).count()
+        == 1
+    )
     services.move_submit(match_id=match.pk, user=bob, move="1", expected_version=1)
     sweep = tasks.sweep_notifications.delay()
     wait_until(lambda: ("games.tasks.sweep_notifications", sweep.id) in worker, what="the sweep")
-    assert not [message for message in mail.outbox if message.to == [bob.email]
-                and message.subject.startswith("Time is running out")]
+    assert not [
+        message
+        for message in mail.outbox
+        if message.to == [bob.email] and message.subject.startswith("Time is running out")
+    ]

@@ -63,7 +63,8 @@ def test_the_digest_goes_once_every_local_day_also_when_the_clocks_change(zone, 
         on_the_clock = moment.astimezone(local)
         skipped = (on_the_clock.hour, on_the_clock.minute) != (hour, 0)
         assert not skipped or moment - before == timedelta(hours=24), (
-            f"at the digest hour, or 24 h after the day before's where the clocks skip it: {on_the_clock}")
+            f"at the digest hour, or 24 h after the day before's where the clocks skip it: {on_the_clock}"
+        )
 
 
 def digests_to(user: User) -> list:
@@ -92,16 +93,20 @@ def test_a_digest_sent_late_in_an_hour_the_clocks_go_back_over_is_not_sent_again
 ONE_DAY_A_MOVE = services.ClockSpec(time_control="per_move", days_per_move=1)
 
 
-@pytest.mark.parametrize(("zone", "in_email", "on_page"), [
-    ("Asia/Kolkata", "Sunday 29 March 2026, 16:30 IST (Asia/Kolkata)", "Sun 29 Mar, 16:30 IST"),
-    ("Pacific/Chatham", "Monday 30 March 2026, 00:45 UTC+13:45", "Mon 30 Mar, 00:45 UTC+13:45"),
-    ("Australia/Lord_Howe", "Sunday 29 March 2026, 22:00 UTC+11", "Sun 29 Mar, 22:00 UTC+11"),
-    ("Europe/Berlin", "Sunday 29 March 2026, 13:00 CEST (Europe/Berlin)", "Sun 29 Mar, 13:00 CEST"),
-    ("America/New_York", "Sunday 29 March 2026, 07:00 EDT (America/New York)", "Sun 29 Mar, 07:00 EDT"),
-    ("UTC", "Sunday 29 March 2026, 11:00 UTC", "Sun 29 Mar, 11:00 UTC"),
-])
-def test_each_player_reads_a_deadline_on_their_own_clock_with_the_zone_said(clock, alice, bob, client, zone,
-                                                                           in_email, on_page):
+@pytest.mark.parametrize(
+    ("zone", "in_email", "on_page"),
+    [
+        ("Asia/Kolkata", "Sunday 29 March 2026, 16:30 IST (Asia/Kolkata)", "Sun 29 Mar, 16:30 IST"),
+        ("Pacific/Chatham", "Monday 30 March 2026, 00:45 UTC+13:45", "Mon 30 Mar, 00:45 UTC+13:45"),
+        ("Australia/Lord_Howe", "Sunday 29 March 2026, 22:00 UTC+11", "Sun 29 Mar, 22:00 UTC+11"),
+        ("Europe/Berlin", "Sunday 29 March 2026, 13:00 CEST (Europe/Berlin)", "Sun 29 Mar, 13:00 CEST"),
+        ("America/New_York", "Sunday 29 March 2026, 07:00 EDT (America/New York)", "Sun 29 Mar, 07:00 EDT"),
+        ("UTC", "Sunday 29 March 2026, 11:00 UTC", "Sun 29 Mar, 11:00 UTC"),
+    ],
+)
+def test_each_player_reads_a_deadline_on_their_own_clock_with_the_zone_said(
+    clock, alice, bob, client, zone, in_email, on_page
+):
     """Bob's deadline, 24 hours after Alice (in Tokyo) moved, in Bob's zone wherever he reads
     it; in an email, read away from the site, letters that stand for several zones ("IST":
     India, Ireland, Israel) come with the zone's name. The tz database has no letters for
@@ -122,24 +127,36 @@ def test_each_player_reads_a_deadline_on_their_own_clock_with_the_zone_said(cloc
     assert re.search(rf'1 d 0 h left · until <time datetime="[^"]+">{re.escape(on_page)}</time>', page)
     assert f"until {on_page}</small>" in client.get(reverse("dashboard")).content.decode()
     client.force_login(alice)
-    assert "Sun 29 Mar, 20:00 JST" in client.get(reverse("match_detail", args=[match.pk])).content.decode(), \
+    assert "Sun 29 Mar, 20:00 JST" in client.get(reverse("match_detail", args=[match.pk])).content.decode(), (
         "Alice reads Bob's deadline on her own clock"
+    )
 
 
 def reminder_emails_to(user: User) -> list[str]:
-    return [message.subject for message in mail.outbox if message.to == [user.email]
-            and message.subject.startswith("Time is running out")]
+    return [
+        message.subject
+        for message in mail.outbox
+        if message.to == [user.email] and message.subject.startswith("Time is running out")
+    ]
 
 
-@pytest.mark.parametrize(("zone", "turn_begins", "deadline_on_page"), [
-    ("Europe/Berlin", "2026-03-28T11:00Z", "Sun 29 Mar, 13:00 CEST"),  # Saturday 12:00 CET; the clocks go forward
-    ("Europe/Berlin", "2026-10-24T12:30Z", "Sun 25 Oct, 13:30 CET"),  # Saturday 14:30 CEST; back (half time at 02:30)
-    ("Australia/Lord_Howe", "2026-10-03T01:30Z", "Sun 4 Oct, 12:30 UTC+11"),  # 12:00 +10:30; forward half an hour
-    ("Pacific/Chatham", "2026-04-04T00:00Z", "Sun 5 Apr, 12:45 UTC+12:45"),  # 13:45 +13:45; back an hour
-])
-def test_a_day_per_move_is_24_hours_of_real_time_over_a_change_of_the_clocks(clock, alice, bob, client, zone,
-                                                                           turn_begins, deadline_on_page):
-    """"1 day per move" over a night the clocks change is 24 hours, not the same time on the
+@pytest.mark.parametrize(
+    ("zone", "turn_begins", "deadline_on_page"),
+    [
+        ("Europe/Berlin", "2026-03-28T11:00Z", "Sun 29 Mar, 13:00 CEST"),  # Saturday 12:00 CET; the clocks go forward
+        (
+            "Europe/Berlin",
+            "2026-10-24T12:30Z",
+            "Sun 25 Oct, 13:30 CET",
+        ),  # Saturday 14:30 CEST; back (half time at 02:30)
+        ("Australia/Lord_Howe", "2026-10-03T01:30Z", "Sun 4 Oct, 12:30 UTC+11"),  # 12:00 +10:30; forward half an hour
+        ("Pacific/Chatham", "2026-04-04T00:00Z", "Sun 5 Apr, 12:45 UTC+12:45"),  # 13:45 +13:45; back an hour
+    ],
+)
+def test_a_day_per_move_is_24_hours_of_real_time_over_a_change_of_the_clocks(
+    clock, alice, bob, client, zone, turn_begins, deadline_on_page
+):
+    """ "1 day per move" over a night the clocks change is 24 hours, not the same time on the
     next day's clock (which of the players' clocks would it be?): the deadline reads an hour
     (or half an hour) later or earlier on the clock. Reminders at 50, 80 and 95 % of the 24
     hours go once each, and the clock runs out at the 24th hour."""
@@ -154,7 +171,8 @@ def test_a_day_per_move_is_24_hours_of_real_time_over_a_change_of_the_clocks(clo
 
     reminders = Notification.objects.filter(user=bob, kind=Notification.Kind.REMINDER, channel="email")
     assert sorted(reminders.values_list("due_at", flat=True)) == [
-        clock.now + timedelta(hours=hours) for hours in (12, 19.2, 22.8)]
+        clock.now + timedelta(hours=hours) for hours in (12, 19.2, 22.8)
+    ]
     mail.outbox.clear()
     while clock.now + timedelta(minutes=10) < deadline:  # beat's relay, every 10 minutes here
         clock.advance(minutes=10)
@@ -169,10 +187,13 @@ def test_a_day_per_move_is_24_hours_of_real_time_over_a_change_of_the_clocks(clo
     assert match.status == "finished" and "ran out of time" in match.result["reason"]
 
 
-@pytest.mark.parametrize(("zone", "now", "days_left"), [
-    ("Pacific/Chatham", "2026-12-31T20:15Z", 30),  # 1 January 2027, 10:00 there: a new year, a new allowance
-    ("America/New_York", "2027-01-01T01:00Z", 0),  # 31 December 2026, 20:00 there: still the old one
-])
+@pytest.mark.parametrize(
+    ("zone", "now", "days_left"),
+    [
+        ("Pacific/Chatham", "2026-12-31T20:15Z", 30),  # 1 January 2027, 10:00 there: a new year, a new allowance
+        ("America/New_York", "2027-01-01T01:00Z", 0),  # 31 December 2026, 20:00 there: still the old one
+    ],
+)
 def test_the_yearly_vacation_allowance_follows_the_players_own_new_year(clock, alice, client, zone, now, days_left):
     alice.time_zone, alice.vacation_year, alice.vacation_days_used = zone, 2026, 30
     alice.save()
@@ -199,27 +220,37 @@ def test_a_new_time_zone_rewrites_the_waiting_reminders_and_moves_the_digest(clo
     reminders = Notification.objects.filter(user=bob, kind=Notification.Kind.REMINDER, sent_at__isnull=True)
     due = sorted(reminders.values_list("due_at", flat=True))
     assert {row.body.splitlines()[3] for row in reminders.all()} == {
-        "on Sunday 29 March 2026, 13:00 CEST (Europe/Berlin). When it runs out: you lose the match."}
+        "on Sunday 29 March 2026, 13:00 CEST (Europe/Berlin). When it runs out: you lose the match."
+    }
 
     clock.advance(hours=1)
     client.force_login(bob)
-    client.post(reverse("profile"), profile_data(display_name="Bob", webhook_url="", time_zone="Asia/Kolkata",
-                                                 turn_notice="digest", digest_hour="7"))
+    client.post(
+        reverse("profile"),
+        profile_data(
+            display_name="Bob", webhook_url="", time_zone="Asia/Kolkata", turn_notice="digest", digest_hour="7"
+        ),
+    )
 
     assert sorted(reminders.values_list("due_at", flat=True)) == due
     assert {row.body.splitlines()[3] for row in reminders.all()} == {
-        "on Sunday 29 March 2026, 16:30 IST (Asia/Kolkata). When it runs out: you lose the match."}
+        "on Sunday 29 March 2026, 16:30 IST (Asia/Kolkata). When it runs out: you lose the match."
+    }
     digest = Notification.objects.get(user=bob, kind=Notification.Kind.DIGEST, sent_at__isnull=True)
     assert digest.due_at == instant("2026-03-29T01:30Z"), "07:00 in Kolkata"
 
 
-@pytest.mark.parametrize(("change", "deadline_said"), [
-    ("time zone", "Your time runs out on Sunday 29 March 2026, 16:30 IST (Asia/Kolkata); then you lose the match."),
-    ("extension", "Your time runs out on Monday 30 March 2026, 11:00 UTC; then you lose the match."),
-    ("vacation", "Your clock is stopped while you are on vacation."),
-])
-def test_a_your_turn_held_back_says_the_deadline_as_it_stands_when_it_goes_out(clock, alice, bob, client, change,
-                                                                               deadline_said):
+@pytest.mark.parametrize(
+    ("change", "deadline_said"),
+    [
+        ("time zone", "Your time runs out on Sunday 29 March 2026, 16:30 IST (Asia/Kolkata); then you lose the match."),
+        ("extension", "Your time runs out on Monday 30 March 2026, 11:00 UTC; then you lose the match."),
+        ("vacation", "Your clock is stopped while you are on vacation."),
+    ],
+)
+def test_a_your_turn_held_back_says_the_deadline_as_it_stands_when_it_goes_out(
+    clock, alice, bob, client, change, deadline_said
+):
     """Bob closed the match page just before his turn began, so the email waited for his page
     to be quiet; meanwhile he moved to India (or staff gave him a day, or he went on
     vacation). It went out as written: the deadline on his old clock (or one that no longer
@@ -248,8 +279,7 @@ def test_a_your_turn_held_back_says_the_deadline_as_it_stands_when_it_goes_out(c
     assert deadline_said in your_turn.body, "the outbox keeps what was sent"
 
 
-def test_a_reminder_due_when_the_player_changes_time_zone_says_the_deadline_on_the_new_clock(clock, alice, bob,
-                                                                                              client):
+def test_a_reminder_due_when_the_player_changes_time_zone_says_the_deadline_on_the_new_clock(clock, alice, bob, client):
     """Half time came 10 s before Bob saved India as his zone; the sweep had not sent its
     reminder yet, and a reminder due is kept as written (its time is past): it named his
     deadline on the clock he had left."""
@@ -260,11 +290,15 @@ def test_a_reminder_due_when_the_player_changes_time_zone_says_the_deadline_on_t
     services.move_submit(match_id=match.pk, user=alice, move="1", expected_version=0)  # Bob's deadline: 11:00Z
     clock.now = instant("2026-03-28T23:00:10Z")
     client.force_login(bob)
-    client.post(reverse("profile"), profile_data(display_name="Bob", webhook_url="", time_zone="Asia/Kolkata",
-                                                 reminders="50"))
+    client.post(
+        reverse("profile"), profile_data(display_name="Bob", webhook_url="", time_zone="Asia/Kolkata", reminders="50")
+    )
     tasks.sweep_notifications()
-    [reminder] = [message for message in mail.outbox if message.to == [bob.email]
-                  and message.subject.startswith("Time is running out")]
+    [reminder] = [
+        message
+        for message in mail.outbox
+        if message.to == [bob.email] and message.subject.startswith("Time is running out")
+    ]
     assert "on Sunday 29 March 2026, 16:30 IST (Asia/Kolkata)." in reminder.body
 
 

@@ -125,9 +125,16 @@ def test_the_finished_matches_page_says_so_too_a_gg_after_the_end(alice, bob, ma
 
 def test_a_player_whose_seat_the_ai_took_has_no_marker(alice, bob, carol, staff, clock):
     """Watching from no seat, their visits are not recorded: a marker would never go away."""
-    match = services.match_create(creator=alice, game_slug="jeexa", options={}, seats=[
-        services.SeatSpec("creator"), services.SeatSpec("user", username="bob"),
-        services.SeatSpec("user", username="carol")])
+    match = services.match_create(
+        creator=alice,
+        game_slug="jeexa",
+        options={},
+        seats=[
+            services.SeatSpec("creator"),
+            services.SeatSpec("user", username="bob"),
+            services.SeatSpec("user", username="carol"),
+        ],
+    )
     for player in (bob, carol):
         services.match_accept(match_id=match.pk, user=player)
     services.seat_replace_by_ai(match_id=match.pk, seat_number=1, level=1, actor=staff, reason="Bob left")

@@ -53,8 +53,10 @@ def play_moves(match, users, count, *, slowly=False):
             return
         seat = MANCALA.to_act(state)[0]
         if slowly:
-            move = min(MANCALA.legal_moves(state, seat),
-                       key=lambda m: sum(MANCALA.view(MANCALA.apply(state, seat, m), None)["mancalas"]))
+            move = min(
+                MANCALA.legal_moves(state, seat),
+                key=lambda m: sum(MANCALA.view(MANCALA.apply(state, seat, m), None)["mancalas"]),
+            )
         else:
             move = MANCALA.ai_move(state, seat, 1, seed=match.version)
         services.move_submit(match_id=match.pk, user=users[seat], move=move, expected_version=match.version)
@@ -69,8 +71,9 @@ def test_pages_need_a_login(client, match):
 def test_dashboard_lists_my_turn_first(alice_client, alice, bob, carol):
     waiting = start_match(bob, alice)  # bob moves first: not alice's turn
     mine = start_match(alice, carol)  # alice moves first
-    services.match_create(creator=carol, game_slug="mancala", options={}, seats=[
-        services.SeatSpec("creator"), services.SeatSpec("open")])
+    services.match_create(
+        creator=carol, game_slug="mancala", options={}, seats=[services.SeatSpec("creator"), services.SeatSpec("open")]
+    )
     html = alice_client.get(reverse("dashboard")).content.decode()
     assert html.index(f"Mancala #{mine.pk}") < html.index(f"Mancala #{waiting.pk}")
     assert "Your turn" in html
@@ -90,10 +93,18 @@ def test_a_player_whose_seat_the_ai_took_still_finds_the_match_among_theirs(clie
 
 
 def test_lobby_shows_open_challenges_and_invitations(alice_client, alice, bob):
-    challenge = services.match_create(creator=bob, game_slug="mancala", options={"variant": "kalah"},
-                                      seats=[services.SeatSpec("creator"), services.SeatSpec("open")])
-    services.match_create(creator=bob, game_slug="mancala", options={},
-                          seats=[services.SeatSpec("creator"), services.SeatSpec("user", username="alice")])
+    challenge = services.match_create(
+        creator=bob,
+        game_slug="mancala",
+        options={"variant": "kalah"},
+        seats=[services.SeatSpec("creator"), services.SeatSpec("open")],
+    )
+    services.match_create(
+        creator=bob,
+        game_slug="mancala",
+        options={},
+        seats=[services.SeatSpec("creator"), services.SeatSpec("user", username="alice")],
+    )
     html = alice_client.get(reverse("lobby")).content.decode()
     assert "Open challenges" in html and "Kalah" in html and ">Join<" in html
     link = f'<a href="{reverse("match_detail", args=[challenge.pk])}">Mancala #{challenge.pk}</a>'
@@ -105,9 +116,17 @@ def test_lobby_shows_open_challenges_and_invitations(alice_client, alice, bob):
 def test_match_lists_tell_invited_players_from_seated_ones_until_the_start(client, alice, bob, carol):
     """The lobby listed "Bob · Alice · Carol · Open seat" as if Carol, only invited, had a seat."""
     client.force_login(make_user("dave"))  # sees it as an open challenge
-    match = services.match_create(creator=bob, game_slug="mecca", options={}, seats=[
-        services.SeatSpec("creator"), services.SeatSpec("user", username="alice"),
-        services.SeatSpec("user", username="carol"), services.SeatSpec("open")])
+    match = services.match_create(
+        creator=bob,
+        game_slug="mecca",
+        options={},
+        seats=[
+            services.SeatSpec("creator"),
+            services.SeatSpec("user", username="alice"),
+            services.SeatSpec("user", username="carol"),
+            services.SeatSpec("open"),
+        ],
+    )
     services.match_accept(match_id=match.pk, user=alice)
 
     def players():
@@ -121,9 +140,15 @@ def test_match_lists_tell_invited_players_from_seated_ones_until_the_start(clien
 
 
 def test_creating_a_match_against_the_ai(alice_client):
-    response = alice_client.post(reverse("match_new", args=["mancala"]), {
-        "option_variant": "ethiopian", "position": "first", "seat_1": "ai:2", "invite_1": "",
-    })
+    response = alice_client.post(
+        reverse("match_new", args=["mancala"]),
+        {
+            "option_variant": "ethiopian",
+            "position": "first",
+            "seat_1": "ai:2",
+            "invite_1": "",
+        },
+    )
     match = Match.objects.get()
     assert response.status_code == 302 and response["Location"] == reverse("match_detail", args=[match.pk])
     assert match.status == Status.ACTIVE and match.options == {"variant": "ethiopian"}
@@ -161,12 +186,18 @@ def test_the_new_match_form_writes_each_heading_once(alice_client):
         assert f'class="visually-hidden">{heading}</label>' in page, heading
 
 
-@pytest.mark.parametrize(("data", "message"), [
-    ({"option_variant": "martian", "position": "first", "seat_1": "ai:1"}, "Select a valid choice"),
-    ({"option_variant": "egyptian", "position": "first", "seat_1": "invite", "invite_1": ""}, "Type the username"),
-    ({"option_variant": "egyptian", "position": "first", "seat_1": "invite", "invite_1": "ghost"}, "no player called"),
-    ({"option_variant": "egyptian", "position": "first", "seat_1": "ai:7"}, "Select a valid choice"),
-])
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        ({"option_variant": "martian", "position": "first", "seat_1": "ai:1"}, "Select a valid choice"),
+        ({"option_variant": "egyptian", "position": "first", "seat_1": "invite", "invite_1": ""}, "Type the username"),
+        (
+            {"option_variant": "egyptian", "position": "first", "seat_1": "invite", "invite_1": "ghost"},
+            "no player called",
+        ),
+        ({"option_variant": "egyptian", "position": "first", "seat_1": "ai:7"}, "Select a valid choice"),
+    ],
+)
 def test_a_forged_or_wrong_create_form_is_refused_with_a_reason(alice_client, data, message):
     response = alice_client.post(reverse("match_new", args=["mancala"]), data)
     assert response.status_code == 400
@@ -184,11 +215,14 @@ def test_a_refused_create_form_takes_the_player_to_the_field_it_refuses(alice_cl
     assert re.search(r'<input type="text" name="invite_4"[^>]* autofocus[ >]', page)
 
 
-@pytest.mark.parametrize(("clock", "left_over"), [
-    ({"time_control": "none"}, {"days_per_move": "99", "bank_initial_days": "0", "on_timeout": "explode"}),
-    ({"time_control": "per_move", "days_per_move": "3"}, {"bank_cap_days": "-4"}),
-    ({"time_control": "bank", "bank_initial_days": "5"}, {"days_per_move": "abc"}),
-])
+@pytest.mark.parametrize(
+    ("clock", "left_over"),
+    [
+        ({"time_control": "none"}, {"days_per_move": "99", "bank_initial_days": "0", "on_timeout": "explode"}),
+        ({"time_control": "per_move", "days_per_move": "3"}, {"bank_cap_days": "-4"}),
+        ({"time_control": "bank", "bank_initial_days": "5"}, {"days_per_move": "abc"}),
+    ],
+)
 def test_what_a_hidden_clock_field_still_holds_is_ignored_not_refused_out_of_sight(alice_client, clock, left_over):
     """The page hides the fields the chosen time control does not use: a refusal there was shown nowhere."""
     data = {"option_variant": "egyptian", "position": "first", "seat_1": "ai:1", **clock, **left_over}
@@ -199,8 +233,15 @@ def test_what_a_hidden_clock_field_still_holds_is_ignored_not_refused_out_of_sig
 
 def test_a_form_sent_back_for_its_time_bank_shows_the_defaults_of_the_hidden_clock_fields(alice_client):
     """It showed "1 day" per move (the list's first), which switching to days per move then offered."""
-    data = {"option_variant": "egyptian", "position": "first", "seat_1": "ai:1", "time_control": "bank",
-            "bank_initial_days": "9", "bank_increment_days": "1", "bank_cap_days": "5"}
+    data = {
+        "option_variant": "egyptian",
+        "position": "first",
+        "seat_1": "ai:1",
+        "time_control": "bank",
+        "bank_initial_days": "9",
+        "bank_increment_days": "1",
+        "bank_cap_days": "5",
+    }
     page = alice_client.post(reverse("match_new", args=["mancala"]), data)
     assert page.status_code == 400 and "a cap no smaller than that" in page.content.decode()
     assert page.context["form"]["days_per_move"].value() == "3"
@@ -314,14 +355,17 @@ def test_a_button_address_opened_by_link_says_nothing_was_done(alice_client, mat
     assert Match.objects.get(pk=match.pk).status == Status.ACTIVE
 
 
-@pytest.mark.parametrize(("data", "status", "message"), [
-    ({"move": "7", "version": "0"}, 422, "1 to 6"),
-    ({"move": "1", "version": "5"}, 409, "changed since you loaded it"),
-    ({"move": "1", "version": "abc"}, 400, "malformed"),
-    ({"move": "", "version": "0"}, 400, "malformed"),
-    ({"version": "0"}, 400, "malformed"),
-    ({"move": "x" * 500, "version": "0"}, 400, "malformed"),
-])
+@pytest.mark.parametrize(
+    ("data", "status", "message"),
+    [
+        ({"move": "7", "version": "0"}, 422, "1 to 6"),
+        ({"move": "1", "version": "5"}, 409, "changed since you loaded it"),
+        ({"move": "1", "version": "abc"}, 400, "malformed"),
+        ({"move": "", "version": "0"}, 400, "malformed"),
+        ({"version": "0"}, 400, "malformed"),
+        ({"move": "x" * 500, "version": "0"}, 400, "malformed"),
+    ],
+)
 @pytest.mark.parametrize("headers", [{}, HTMX], ids=["form", "htmx"])
 def test_bad_moves_get_a_clear_message_a_4xx_and_change_nothing(alice_client, match, data, status, message, headers):
     before = snapshot(match)
@@ -405,8 +449,9 @@ def test_polling_an_unchanged_match_is_one_query_beside_the_session_and_the_user
 
 @pytest.mark.parametrize("slug", ["jeexa", "mancala"])  # Jeexa's tables, Mancala's row labels
 def test_the_replay_names_a_seat_as_it_was_before_the_ai_took_it(alice_client, alice, bob, staff, slug):
-    match = services.match_create(creator=alice, game_slug=slug, options={},
-                                  seats=[SeatSpec("creator"), SeatSpec("user", username="bob")])
+    match = services.match_create(
+        creator=alice, game_slug=slug, options={}, seats=[SeatSpec("creator"), SeatSpec("user", username="bob")]
+    )
     services.match_accept(match_id=match.pk, user=bob)
     game = get_game(slug)
     players = {0: alice, 1: bob}
@@ -414,16 +459,22 @@ def test_the_replay_names_a_seat_as_it_was_before_the_ai_took_it(alice_client, a
         match.refresh_from_db()
         state = game.load(match.state)
         seat = game.to_act(state)[0]
-        services.move_submit(match_id=match.pk, user=players[seat], move=game.legal_moves(state, seat)[0],
-                             expected_version=match.version)
+        services.move_submit(
+            match_id=match.pk, user=players[seat], move=game.legal_moves(state, seat)[0], expected_version=match.version
+        )
     services.seat_replace_by_ai(match_id=match.pk, seat_number=1, level=1, actor=staff, reason="Bob left")
     match.refresh_from_db()
     while not MoveRecord.objects.filter(match=match, by_ai=True).exists():
         state = game.load(match.state)
         seat = game.to_act(state)[0]
         move = game.ai_move(state, seat, 1, match.seed)
-        services.move_submit(match_id=match.pk, user=None if seat else alice, ai_seat=seat or None, move=move,
-                             expected_version=match.version)
+        services.move_submit(
+            match_id=match.pk,
+            user=None if seat else alice,
+            ai_seat=seat or None,
+            move=move,
+            expected_version=match.version,
+        )
         match.refresh_from_db()
     url = reverse("match_replay", args=[match.pk])
 
@@ -441,8 +492,13 @@ def play_against_the_ai(match, alice, count):
         match.refresh_from_db()
         state = MANCALA.load(match.state)
         seat = MANCALA.to_act(state)[0]
-        services.move_submit(match_id=match.pk, user=None if seat else alice, ai_seat=seat or None,
-                             move=MANCALA.ai_move(state, seat, 1, seed=match.version), expected_version=match.version)
+        services.move_submit(
+            match_id=match.pk,
+            user=None if seat else alice,
+            ai_seat=seat or None,
+            move=MANCALA.ai_move(state, seat, 1, seed=match.version),
+            expected_version=match.version,
+        )
     match.refresh_from_db()
 
 
@@ -463,8 +519,7 @@ def test_the_replay_names_an_ai_at_the_level_it_played_before_staff_changed_it(a
     assert replay_players(alice_client, match, 10) == "Players: Alice · AI (Strong)"
 
 
-def test_the_replay_names_an_ai_whose_level_changed_before_the_first_move_at_its_new_level(alice_client, alice,
-                                                                                           staff):
+def test_the_replay_names_an_ai_whose_level_changed_before_the_first_move_at_its_new_level(alice_client, alice, staff):
     match = start_match(alice, ai_level=1)
     services.seat_replace_by_ai(match_id=match.pk, seat_number=1, level=2, actor=staff, reason="")
     play_against_the_ai(match, alice, 2)
@@ -513,8 +568,10 @@ def test_the_result_names_every_winner_and_tells_same_named_seats_apart(alice, a
         status=Status.FINISHED, result={"scores": [9, 12, 12, 12], "winners": [1, 2, 3], "reason": "played out"}
     )
     page = " ".join(strip_tags(alice_client.get(reverse("match_detail", args=[match.pk])).content.decode()).split())
-    assert ("AI (Strong, player 2), AI (Strong, player 3) and AI (Strong, player 4) share the win. "
-            "Score: Alice 9, AI (Strong, player 2) 12, AI (Strong, player 3) 12, AI (Strong, player 4) 12.") in page
+    assert (
+        "AI (Strong, player 2), AI (Strong, player 3) and AI (Strong, player 4) share the win. "
+        "Score: Alice 9, AI (Strong, player 2) 12, AI (Strong, player 3) 12, AI (Strong, player 4) 12."
+    ) in page
 
 
 def test_waiting_for_names_the_seat_to_act(alice_client, match, alice, bob):
@@ -527,7 +584,7 @@ def test_waiting_for_names_the_seat_to_act(alice_client, match, alice, bob):
 def test_resign_asks_first_and_goes_away_in_the_fragment_that_ends_the_match(alice_client, match):
     url = reverse("match_detail", args=[match.pk])
     fragment = alice_client.get(url, **HTMX).content.decode()
-    assert "<details class=\"resign\" id=\"resign\">" in fragment and "your opponent wins" in fragment
+    assert '<details class="resign" id="resign">' in fragment and "your opponent wins" in fragment
     alice_client.post(reverse("match_resign", args=[match.pk]))
     fragment = alice_client.get(url, **HTMX).content.decode()
     assert "The match is over." in fragment and "Resign" not in fragment
@@ -540,8 +597,12 @@ def test_a_refused_action_says_why(alice_client, match):
 
 
 def test_an_open_match_shows_no_board_prompts_before_it_starts(client, alice, bob):
-    match = services.match_create(creator=alice, game_slug="mecca", options={},
-                                  seats=[SeatSpec("creator"), SeatSpec("open"), SeatSpec("ai", ai_level=1)])
+    match = services.match_create(
+        creator=alice,
+        game_slug="mecca",
+        options={},
+        seats=[SeatSpec("creator"), SeatSpec("open"), SeatSpec("ai", ai_level=1)],
+    )
     client.force_login(bob)
     waiting = client.get(reverse("match_detail", args=[match.pk])).content.decode()
     assert "The board appears here when every seat is taken" in waiting
@@ -552,8 +613,9 @@ def test_an_open_match_shows_no_board_prompts_before_it_starts(client, alice, bo
 
 
 def test_a_match_cancelled_before_it_started_shows_no_board(client, alice, bob):
-    match = services.match_create(creator=alice, game_slug="mancala", options={},
-                                  seats=[SeatSpec("creator"), SeatSpec("user", username="bob")])
+    match = services.match_create(
+        creator=alice, game_slug="mancala", options={}, seats=[SeatSpec("creator"), SeatSpec("user", username="bob")]
+    )
     services.match_decline(match_id=match.pk, user=bob)
     client.force_login(alice)
     page = client.get(reverse("match_detail", args=[match.pk])).content.decode()
@@ -563,23 +625,25 @@ def test_a_match_cancelled_before_it_started_shows_no_board(client, alice, bob):
 def test_cancelling_a_match_takes_two_steps_and_says_who_is_told(client, alice, bob):
     """One stray click cancelled a match others had joined or been invited to (and emailed them)."""
     client.force_login(alice)
-    alone = services.match_create(creator=alice, game_slug="mancala", options={},
-                                  seats=[SeatSpec("creator"), SeatSpec("open")])
-    inviting = services.match_create(creator=alice, game_slug="mancala", options={},
-                                     seats=[SeatSpec("creator"), SeatSpec("user", username="bob")])
+    alone = services.match_create(
+        creator=alice, game_slug="mancala", options={}, seats=[SeatSpec("creator"), SeatSpec("open")]
+    )
+    inviting = services.match_create(
+        creator=alice, game_slug="mancala", options={}, seats=[SeatSpec("creator"), SeatSpec("user", username="bob")]
+    )
     for match, words in ((alone, "Nobody has joined yet"), (inviting, "Everyone who joined or was invited")):
         page = client.get(reverse("match_detail", args=[match.pk])).content.decode()
-        confirm = page[page.index("<summary>Cancel this match…</summary>"):]
+        confirm = page[page.index("<summary>Cancel this match…</summary>") :]
         assert page.rindex("<details", 0, page.index("<summary>Cancel this match…")) > page.index('id="log"')
         assert confirm.index(words) < confirm.index("</details>")
         assert confirm.index(f'action="{reverse("match_cancel", args=[match.pk])}"') < confirm.index("</details>")
 
 
-def test_a_join_that_loses_the_race_for_the_last_seat_leads_back_to_the_lobby(client, alice, bob, carol,
-                                                                               monkeypatch):
+def test_a_join_that_loses_the_race_for_the_last_seat_leads_back_to_the_lobby(client, alice, bob, carol, monkeypatch):
     """The match was open to Carol when she pressed Join; Bob's join got the lock first."""
-    match = services.match_create(creator=alice, game_slug="mancala", options={},
-                                  seats=[SeatSpec("creator"), SeatSpec("open")])
+    match = services.match_create(
+        creator=alice, game_slug="mancala", options={}, seats=[SeatSpec("creator"), SeatSpec("open")]
+    )
     match_for_viewer = selectors.match_for_viewer
     raced = []
 
@@ -598,8 +662,9 @@ def test_a_join_that_loses_the_race_for_the_last_seat_leads_back_to_the_lobby(cl
 
 
 def test_a_join_that_came_too_late_says_so_and_leads_back_to_the_lobby(client, alice, bob, carol):
-    match = services.match_create(creator=alice, game_slug="mancala", options={},
-                                  seats=[SeatSpec("creator"), SeatSpec("open")])
+    match = services.match_create(
+        creator=alice, game_slug="mancala", options={}, seats=[SeatSpec("creator"), SeatSpec("open")]
+    )
     client.force_login(carol)
     token = match.poll_token
     assert client.get(reverse("match_detail", args=[match.pk])).status_code == 200  # carol looks at it
@@ -619,8 +684,9 @@ def test_a_join_that_came_too_late_says_so_and_leads_back_to_the_lobby(client, a
 
 def test_a_match_among_invited_players_is_theirs_alone_until_it_has_a_free_seat(client, alice, bob, carol):
     """It used to show strangers a "Join this match" button that could only be refused."""
-    invited = services.match_create(creator=alice, game_slug="mancala", options={},
-                                    seats=[SeatSpec("creator"), SeatSpec("user", username="bob")])
+    invited = services.match_create(
+        creator=alice, game_slug="mancala", options={}, seats=[SeatSpec("creator"), SeatSpec("user", username="bob")]
+    )
     client.force_login(carol)
     assert client.get(reverse("match_detail", args=[invited.pk])).status_code == 404
 
@@ -628,16 +694,23 @@ def test_a_match_among_invited_players_is_theirs_alone_until_it_has_a_free_seat(
     page = client.get(reverse("match_detail", args=[invited.pk])).content.decode()
     assert "Accept" in page and "Join this match" not in page
 
-    challenge = services.match_create(creator=alice, game_slug="mecca", options={},
-                                      seats=[SeatSpec("creator"), SeatSpec("user", username="bob"), SeatSpec("open")])
+    challenge = services.match_create(
+        creator=alice,
+        game_slug="mecca",
+        options={},
+        seats=[SeatSpec("creator"), SeatSpec("user", username="bob"), SeatSpec("open")],
+    )
     client.force_login(carol)
     assert "Join this match" in client.get(reverse("match_detail", args=[challenge.pk])).content.decode()
 
 
-@pytest.mark.parametrize("game, players, seat_lines", [
-    ("mecca", 2, ["Alice Player 1 · Yellow and Green (you)", "Bob Player 2 · Red and Blue"]),
-    ("mesopotamia", 3, ["Alice Player 1 · Blue (you)", "Bob Player 2 · Yellow", "Carol Player 3 · Green"]),
-])
+@pytest.mark.parametrize(
+    "game, players, seat_lines",
+    [
+        ("mecca", 2, ["Alice Player 1 · Yellow and Green (you)", "Bob Player 2 · Red and Blue"]),
+        ("mesopotamia", 3, ["Alice Player 1 · Blue (you)", "Bob Player 2 · Yellow", "Carol Player 3 · Green"]),
+    ],
+)
 def test_the_seat_list_says_whose_colour_is_whose(client, alice, bob, carol, game, players, seat_lines):
     """Boards of colour games speak of colours ("Blue: choose a free entrance"); the seat list ties
     them to names."""
@@ -650,11 +723,14 @@ def test_the_seat_list_says_whose_colour_is_whose(client, alice, bob, carol, gam
         assert line in page
 
 
-@pytest.mark.parametrize("game, players, first_lines", [
-    # Two colours each: the colour says which of a player's pilgrims moved.
-    ("mecca", 2, ["Alice (yellow) enters at", "Bob (red) enters at", "Alice (green) enters at"]),
-    ("mesopotamia", 2, ["Alice (blue) "]),
-])
+@pytest.mark.parametrize(
+    "game, players, first_lines",
+    [
+        # Two colours each: the colour says which of a player's pilgrims moved.
+        ("mecca", 2, ["Alice (yellow) enters at", "Bob (red) enters at", "Alice (green) enters at"]),
+        ("mesopotamia", 2, ["Alice (blue) "]),
+    ],
+)
 def test_the_log_of_a_colour_game_names_the_player_and_the_colour(client, alice, bob, game, players, first_lines):
     match = start_timed_match(alice, bob, game=game)
     engine, users = get_game(game), {0: alice, 1: bob}
@@ -662,13 +738,19 @@ def test_the_log_of_a_colour_game_names_the_player_and_the_colour(client, alice,
         match.refresh_from_db()
         state = engine.load(match.state)
         seat = engine.to_act(state)[0]
-        services.move_submit(match_id=match.pk, user=users[seat], move=engine.legal_moves(state, seat)[0],
-                             expected_version=match.version)
+        services.move_submit(
+            match_id=match.pk, user=users[seat], move=engine.legal_moves(state, seat)[0], expected_version=match.version
+        )
     client.force_login(alice)
 
-    log = [" ".join(strip_tags(line).split()) for line in re.findall(
-        r"<li[^>]*>(.*?)</li>", client.get(reverse("match_detail", args=[match.pk])).content.decode().split(
-            'id="log"')[1], re.S)]
+    log = [
+        " ".join(strip_tags(line).split())
+        for line in re.findall(
+            r"<li[^>]*>(.*?)</li>",
+            client.get(reverse("match_detail", args=[match.pk])).content.decode().split('id="log"')[1],
+            re.S,
+        )
+    ]
 
     for line in first_lines:
         assert any(entry.startswith(line) or f". {line}" in entry for entry in log), (line, log)
@@ -693,8 +775,12 @@ def test_a_game_without_colours_lists_seats_by_number_only(alice_client, match):
 def test_an_invitation_says_that_declining_cancels_the_match_for_those_who_accepted(client, alice, bob, carol):
     """Carol had accepted a three-player match; Bob pressed Decline thinking the others would play on,
     and the match was cancelled for all three without a word before."""
-    match = services.match_create(creator=alice, game_slug="mecca", options={}, seats=[
-        SeatSpec("creator"), SeatSpec("user", username="bob"), SeatSpec("user", username="carol")])
+    match = services.match_create(
+        creator=alice,
+        game_slug="mecca",
+        options={},
+        seats=[SeatSpec("creator"), SeatSpec("user", username="bob"), SeatSpec("user", username="carol")],
+    )
     services.match_accept(match_id=match.pk, user=carol)
     client.force_login(bob)
 
@@ -709,8 +795,17 @@ def test_a_match_with_every_seat_taken_says_whose_acceptance_it_waits_for(client
     """Dave took the last open seat and read "Waiting for players to join", though nobody could
     join any more: the match waited for Bob and Carol to accept."""
     dave = make_user("dave", display_name="Dave")
-    match = services.match_create(creator=alice, game_slug="mecca", options={}, seats=[
-        SeatSpec("creator"), SeatSpec("user", username="bob"), SeatSpec("user", username="carol"), SeatSpec("open")])
+    match = services.match_create(
+        creator=alice,
+        game_slug="mecca",
+        options={},
+        seats=[
+            SeatSpec("creator"),
+            SeatSpec("user", username="bob"),
+            SeatSpec("user", username="carol"),
+            SeatSpec("open"),
+        ],
+    )
 
     def status(user):
         client.force_login(user)
@@ -725,8 +820,9 @@ def test_a_match_with_every_seat_taken_says_whose_acceptance_it_waits_for(client
 
 
 def test_a_declined_invitation_shows_a_cancelled_match_with_nobody_still_invited(client, alice, bob):
-    match = services.match_create(creator=alice, game_slug="mancala", options={},
-                                  seats=[SeatSpec("creator"), SeatSpec("user", username="bob")])
+    match = services.match_create(
+        creator=alice, game_slug="mancala", options={}, seats=[SeatSpec("creator"), SeatSpec("user", username="bob")]
+    )
     client.force_login(bob)
 
     response = client.post(reverse("match_decline", args=[match.pk]), follow=True)
@@ -742,9 +838,12 @@ def test_a_declined_invitation_shows_a_cancelled_match_with_nobody_still_invited
 def test_someone_elses_match_answers_the_same_as_none_in_plain_words(client, match, carol):
     client.force_login(carol)
     token = match.poll_token
-    for url in (reverse("match_detail", args=[match.pk]), reverse("match_detail", args=[99999]),
-                reverse("match_poll", args=[match.pk]) + f"?token={token}",
-                reverse("match_replay", args=[match.pk])):
+    for url in (
+        reverse("match_detail", args=[match.pk]),
+        reverse("match_detail", args=[99999]),
+        reverse("match_poll", args=[match.pk]) + f"?token={token}",
+        reverse("match_replay", args=[match.pk]),
+    ):
         response = client.get(url)
         assert response.status_code == 404, url  # a right token tells nothing either
         assert "There is no such match, or it is not yours to see." in response.content.decode()
@@ -766,8 +865,10 @@ def test_an_outsider_learns_nothing_of_a_match_among_invited_players(client, ali
     if then == "finished":
         services.match_resign(match_id=match.pk, user=bob)
     client.force_login(carol)
-    for response in (client.post(reverse("match_join", args=[match.pk])),
-                     client.get(reverse("match_poll", args=[match.pk]), {"token": "0-open-0"}, **HTMX)):
+    for response in (
+        client.post(reverse("match_join", args=[match.pk])),
+        client.get(reverse("match_poll", args=[match.pk]), {"token": "0-open-0"}, **HTMX),
+    ):
         assert response.status_code == 404
         assert "There is no such match, or it is not yours to see." in response.content.decode()
 
@@ -795,14 +896,16 @@ def count_queries(client, method, url, data=None):
     return len(queries.captured_queries)
 
 
-@pytest.mark.parametrize("time_control", [None, ClockSpec(time_control="bank", bank_initial_days=3,
-                                                           bank_increment_days=1, bank_cap_days=9)])
+@pytest.mark.parametrize(
+    "time_control", [None, ClockSpec(time_control="bank", bank_initial_days=3, bank_increment_days=1, bank_cap_days=9)]
+)
 def test_query_counts_do_not_grow_with_the_number_of_moves(client, alice, bob, time_control):
     if time_control is None:
         short, long = start_match(alice, bob, variant="ethiopian"), start_match(alice, bob, variant="ethiopian")
     else:
-        short, long = (start_timed_match(alice, bob, clock=time_control, options={"variant": "ethiopian"})
-                       for _ in range(2))
+        short, long = (
+            start_timed_match(alice, bob, clock=time_control, options={"variant": "ethiopian"}) for _ in range(2)
+        )
     users = {0: alice, 1: bob}
     play_moves(short, users, 1)
     play_moves(long, users, 200, slowly=True)
@@ -842,23 +945,30 @@ def test_dashboard_query_count_does_not_grow_with_the_number_of_matches(client, 
     Message.objects.filter(text="rude").update(hidden=True)
     services.vacation_start(user_id=bob.pk, days=3)  # and an opponent on vacation
     assert count_queries(client, "get", reverse("dashboard")) == few
-    assert [match.new_messages for match in client.get(reverse("dashboard")).context["matches"]
-            if match.new_messages] == [1, 2, 2, 2]
+    assert [
+        match.new_messages for match in client.get(reverse("dashboard")).context["matches"] if match.new_messages
+    ] == [1, 2, 2, 2]
 
 
 def test_lobby_and_dashboard_query_counts_do_not_grow_with_invitations_challenges_or_former_seats(
-        client, alice, bob, carol, settings):
+    client, alice, bob, carol, settings
+):
     # Bob alone makes them all: past what one player may have waiting (24) and invite Alice to (12).
     settings.OPEN_MATCHES_PER_PLAYER = settings.PENDING_INVITATIONS_TO_ONE_PLAYER = 100
 
     def add(count):
         for _ in range(count):
-            services.match_create(creator=bob, game_slug="mancala", options={},
-                                  seats=[SeatSpec("creator"), SeatSpec("open")])  # an open challenge
-            services.match_create(creator=bob, game_slug="mecca", options={},  # an invitation to Alice
-                                  seats=[SeatSpec("creator"), SeatSpec("user", username="alice"),
-                                         SeatSpec("ai", ai_level=1)])
+            services.match_create(
+                creator=bob, game_slug="mancala", options={}, seats=[SeatSpec("creator"), SeatSpec("open")]
+            )  # an open challenge
+            services.match_create(
+                creator=bob,
+                game_slug="mecca",
+                options={},  # an invitation to Alice
+                seats=[SeatSpec("creator"), SeatSpec("user", username="alice"), SeatSpec("ai", ai_level=1)],
+            )
             services.match_resign(match_id=start_timed_match(alice, bob, carol, game="jeexa").pk, user=alice)
+
     client.force_login(alice)
     add(2)
     few = [count_queries(client, "get", reverse(page)) for page in ("lobby", "dashboard")]
@@ -885,8 +995,11 @@ def test_the_move_log_puts_each_event_just_above_the_move_it_followed(client, al
     client.force_login(alice)
     log = client.get(reverse("match_detail", args=[match.pk])).content.decode().split('id="log"')[1]
     lines = [" ".join(strip_tags(line).split()) for line in re.findall(r"<li[^>]*>.*?</li>", log)]
-    assert lines == ["Bob sows tile 1: 4 coins.", "Bob was given 5 more hours: Travelling.",
-                     "Alice sows tile 1: 4 coins."], lines
+    assert lines == [
+        "Bob sows tile 1: 4 coins.",
+        "Bob was given 5 more hours: Travelling.",
+        "Alice sows tile 1: 4 coins.",
+    ], lines
     assert re.findall(r'<li[^>]*value="(\d+)"', log) == ["2", "1", "1"]
     after_the_list = strip_tags(log.split("</ol>")[1])
     assert after_the_list.index("Alice was given 2 more hours: Before any move") < after_the_list.index("Replay")
@@ -937,7 +1050,8 @@ def test_every_finished_match_can_be_found_a_page_at_a_time(client, alice, bob):
     assert "Page 2 of 2" in client.get(reverse("finished_matches"), {"page": 99}).content.decode()
     assert "Page 1 of 2" in client.get(reverse("finished_matches"), {"page": "x"}).content.decode()
     assert count_queries(client, "get", reverse("finished_matches")) == count_queries(
-        client, "get", reverse("finished_matches"), {"page": 2})
+        client, "get", reverse("finished_matches"), {"page": 2}
+    )
 
 
 def test_a_match_that_ended_last_leads_the_finished_ones_however_old(client, alice, bob):
@@ -957,8 +1071,9 @@ def test_a_match_that_ended_last_leads_the_finished_ones_however_old(client, ali
 def test_a_match_cancelled_before_it_started_is_listed_by_when_it_ended_too(client, alice, bob, ending):
     """A declined or withdrawn invitation had no end time: it sank below every finished
     match, off My matches once 20 others had ended."""
-    invitation = services.match_create(creator=alice, game_slug="mancala", options={},
-                                       seats=[SeatSpec("creator"), SeatSpec("user", username="bob")])
+    invitation = services.match_create(
+        creator=alice, game_slug="mancala", options={}, seats=[SeatSpec("creator"), SeatSpec("user", username="bob")]
+    )
     for _ in range(LATEST_FINISHED):
         services.match_resign(match_id=start_match(alice, bob).pk, user=bob)
     if ending == "declined":

@@ -24,8 +24,12 @@ COUNT_SQL = " UNION "  # the one query behind the count (selectors.waiting_count
 
 
 def invite(creator, guest, game="mancala"):
-    return services.match_create(creator=creator, game_slug=game, options={},
-                                 seats=[SeatSpec("creator"), SeatSpec("user", username=guest.username)])
+    return services.match_create(
+        creator=creator,
+        game_slug=game,
+        options={},
+        seats=[SeatSpec("creator"), SeatSpec("user", username=guest.username)],
+    )
 
 
 def my_matches_link(html: str) -> str:
@@ -70,9 +74,12 @@ def test_a_seat_the_ai_took_and_a_match_that_can_never_start_are_not_counted(ali
     assert selectors.waiting_count(player) == on_dashboard(player) == 0
 
     dave = make_user("dave")
-    never = services.match_create(creator=bob, game_slug="mecca", options={},
-                                  seats=[SeatSpec("creator"), SeatSpec("user", username="carol"),
-                                         SeatSpec("user", username="dave")])
+    never = services.match_create(
+        creator=bob,
+        game_slug="mecca",
+        options={},
+        seats=[SeatSpec("creator"), SeatSpec("user", username="carol"), SeatSpec("user", username="dave")],
+    )
     assert selectors.waiting_count(carol) == 1
     # An account closed before closing one cancelled its matches (services.waits_for_closed_account).
     type(dave).objects.filter(pk=dave.pk).update(is_active=False)
@@ -120,8 +127,12 @@ def test_a_full_page_pays_one_count_query_for_2_matches_waiting_as_for_30(client
     start_match(alice, bob)
     invite(bob, alice)  # as many kinds of rows as below: a list with none skips reading its seats
     client.force_login(alice)
-    urls = [reverse("dashboard"), reverse("lobby"), reverse("match_detail", args=[watched.pk]),
-            reverse("player", args=["bob"])]
+    urls = [
+        reverse("dashboard"),
+        reverse("lobby"),
+        reverse("match_detail", args=[watched.pk]),
+        reverse("player", args=["bob"]),
+    ]
     few = [queries(client, url) for url in urls]
     for _ in range(14):
         start_match(alice, bob)
@@ -139,8 +150,9 @@ def test_htmx_fragments_without_the_top_bar_pay_no_count(client, alice, bob):
     client.force_login(alice)
     match.refresh_from_db()
     poll = reverse("match_poll", args=[match.pk])
-    assert not any(COUNT_SQL in sql for sql in queries(client, reverse("match_replay", args=[match.pk]) + "?ply=1",
-                                                        **HTMX))
+    assert not any(
+        COUNT_SQL in sql for sql in queries(client, reverse("match_replay", args=[match.pk]) + "?ply=1", **HTMX)
+    )
     with CaptureQueriesContext(connection) as captured:
         assert client.get(poll, {"token": match.poll_token}, **HTMX).status_code == 204
     assert not any(COUNT_SQL in query["sql"] for query in captured.captured_queries)
@@ -179,8 +191,9 @@ def next_match_link(html: str) -> tuple[str, str] | None:
 def test_after_a_move_the_page_links_to_the_next_match_waiting_with_the_least_time_left(client, alice, bob, carol):
     here = start_timed_match(alice, bob)
     start_timed_match(alice, bob, clock=ClockSpec(time_control="per_move", days_per_move=7))
-    soonest = start_timed_match(alice, bob, carol, clock=ClockSpec(time_control="per_move", days_per_move=1),
-                                game="jeexa")
+    soonest = start_timed_match(
+        alice, bob, carol, clock=ClockSpec(time_control="per_move", days_per_move=1), game="jeexa"
+    )
     assert soonest.seats.get(to_act=True).user == alice
     client.force_login(alice)
     page = client.get(reverse("match_detail", args=[here.pk])).content.decode()
@@ -210,8 +223,9 @@ def test_an_invitation_to_answer_shows_its_answer_not_the_next_match(client, ali
     page = client.get(reverse("match_detail", args=[invitation.pk])).content.decode()
     assert "Waiting for you to accept the invitation." in said(page) and next_match_link(page) is None
     client.force_login(carol)  # Bob's challenge to anyone waits for nobody's answer but a join
-    open_one = services.match_create(creator=bob, game_slug="mancala", options={},
-                                     seats=[SeatSpec("creator"), SeatSpec("open")])
+    open_one = services.match_create(
+        creator=bob, game_slug="mancala", options={}, seats=[SeatSpec("creator"), SeatSpec("open")]
+    )
     start_match(carol, bob)
     assert next_match_link(client.get(reverse("match_detail", args=[open_one.pk])).content.decode()) is not None
     client.force_login(bob)  # the creator waits for her answer: his other matches are where he acts

@@ -75,10 +75,21 @@ def position(*grids, piece=2, hand=5, to_move=0, jokers=0, pile=None, die=None, 
             counts[piece - 1] -= 1
         pile = tuple(counts)
     return State(
-        players=players, seed=seed, moves_played=moves, hand=hand, starter=0, to_move=to_move,
-        die=die or piece or 1, piece=piece, stolen_from=None, jokers=jokers, pile=tuple(pile),
+        players=players,
+        seed=seed,
+        moves_played=moves,
+        hand=hand,
+        starter=0,
+        to_move=to_move,
+        die=die or piece or 1,
+        piece=piece,
+        stolen_from=None,
+        jokers=jokers,
+        pile=tuple(pile),
         grids=tuple(tuple(sorted(g, key=lambda p: (p[1], p[0]))) for g in grids),
-        scores=tuple(scores or [(0,) * players] * (hand - 1)), last_hand=None, events=(),
+        scores=tuple(scores or [(0,) * players] * (hand - 1)),
+        last_hand=None,
+        events=(),
     )
 
 
@@ -481,8 +492,9 @@ def test_the_finished_board_names_shared_winners_as_a_sentence():
 def render_board(state, seat: int | None, names: dict[int, str] | None = None) -> str:
     view = GAME.view(state, seat)
     match = SimpleNamespace(pk=1, version=0)  # the template's forms post to it
-    return render_to_string("games/boards/jeexa.html",
-                            {"view": view, "board": present(view, seat, []), "match": match, "names": names})
+    return render_to_string(
+        "games/boards/jeexa.html", {"view": view, "board": present(view, seat, []), "match": match, "names": names}
+    )
 
 
 def test_a_whole_game_has_six_hands():

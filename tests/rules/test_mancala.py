@@ -220,8 +220,10 @@ def test_ethiopian_a_lone_coin_capture_going_left_with_the_tile_across_empty():
     assert board(after) == ((0, 1, 0, 0, 0, 3), (3, 3, 3, 3, 3, 0), (1, 0), 1)
 
 
-@pytest.mark.parametrize(("variant", "move", "message"), [
-    (ETHIOPIAN, "1", SINGLE_COIN), (ETHIOPIAN, "3", EMPTY_TILE), (EGYPTIAN, "3r", EMPTY_TILE)])
+@pytest.mark.parametrize(
+    ("variant", "move", "message"),
+    [(ETHIOPIAN, "1", SINGLE_COIN), (ETHIOPIAN, "3", EMPTY_TILE), (EGYPTIAN, "3r", EMPTY_TILE)],
+)
 def test_a_tile_that_cannot_be_sown_is_named_before_the_direction(variant, move, message):
     """No "choose a direction" for a tile that cannot be sown in any direction."""
     state = position((1, 2, 0, 0, 0, 0), FULL, variant=variant)
@@ -246,7 +248,8 @@ def test_ethiopian_a_game_that_banks_nothing_for_50_moves_ends_and_each_player_b
     last = moves[STALL_LIMIT - 1]
     assert GAME.describe(state, state.to_move, last).endswith(
         "50 moves in a row banked no coin, so the game ends; "
-        "Player 1 banks the 2 coins left on their tiles and Player 2 the 5 left on theirs.")
+        "Player 1 banks the 2 coins left on their tiles and Player 2 the 5 left on theirs."
+    )
     state = play(state, last)
     assert state.over and state.tiles == ((0,) * 6, (0,) * 6) and state.mancalas == (22 + 2, 19 + 5)
     assert state.quiet_moves == STALL_LIMIT, "the count that ended the game stays, for the board to say so"

@@ -153,7 +153,7 @@ COUNTER_EXAMPLE = """
 
 
 def test_setup_each_colour_puts_one_pilgrim_on_a_free_entrance_in_seat_order():
-    """"Counter-clockwise, each player places 1 Pilgrim on one of the squares that signal the
+    """ "Counter-clockwise, each player places 1 Pilgrim on one of the squares that signal the
     entrance" — seat 0 (the youngest player) first."""
     state = GAME.initial_state(4, {}, seed=1)
     assert GAME.legal_moves(state, 0) == sorted(square_name(e) for e in ENTRANCES)
@@ -167,10 +167,13 @@ def test_setup_each_colour_puts_one_pilgrim_on_a_free_entrance_in_seat_order():
     assert state.round == 1 and state.step == PLACE
 
 
-@pytest.mark.parametrize(("players", "seats", "colours"), [
-    (2, [0, 1, 0, 1], ["yellow", "red", "green", "blue"]),
-    (3, [0, 1, 2, 0, 1, 2], ["yellow", "red", "green", "blue", "black", "white"]),
-])
+@pytest.mark.parametrize(
+    ("players", "seats", "colours"),
+    [
+        (2, [0, 1, 0, 1], ["yellow", "red", "green", "blue"]),
+        (3, [0, 1, 2, 0, 1, 2], ["yellow", "red", "green", "blue", "black", "white"]),
+    ],
+)
 def test_setup_two_colour_players_choose_for_their_colours_in_turn(players, seats, colours):
     """2-3 players: "Each player uses twice as many Pilgrims (s/he plays with two colors)";
     at set-up the seats take turns, first colours first."""
@@ -193,7 +196,7 @@ def test_setup_only_a_free_entrance_may_be_chosen():
 
 
 def test_turn_order_starts_with_the_youngest_and_follows_the_entrances_counter_clockwise():
-    """"The youngest player starts, followed by the player whose Pilgrim is immediately to
+    """ "The youngest player starts, followed by the player whose Pilgrim is immediately to
     the right of that of the starting player" — the next entrance counter-clockwise
     (f1, a5, a7, f11, k7, k5)."""
     state = setup_done(4, ["f1", "k5", "a7", "f11"])
@@ -225,7 +228,7 @@ def test_in_two_colour_games_every_colour_takes_its_own_turn():
 
 
 def test_first_round_each_colour_places_one_single_pilgrim_next_to_one_of_another_colour():
-    """"In the first turn, each player places one single Pilgrim on the board, next to a
+    """ "In the first turn, each player places one single Pilgrim on the board, next to a
     Pilgrim in a different color.\""""
     state = setup_done(4, ["f1", "a5", "a7", "f11"])
     # Next to red's entrance pilgrim only: fine. Next to yellow's own: refused.
@@ -239,7 +242,7 @@ def test_first_round_each_colour_places_one_single_pilgrim_next_to_one_of_anothe
 
 
 def test_from_the_second_round_a_turn_places_several_pilgrims():
-    """"From the second turn onwards, each player will place as many Pilgrims as s/he can.\""""
+    """ "From the second turn onwards, each player will place as many Pilgrims as s/he can.\""""
     state = setup_done(4, ["f1", "a5", "a7", "f11"])
     state = play(state, *_one_round(state))
     assert state.round == 2 and GAME.view(state, None)["colour_to_act"] == "yellow"
@@ -250,7 +253,7 @@ def test_from_the_second_round_a_turn_places_several_pilgrims():
 
 
 def test_a_pilgrim_can_never_be_alone():
-    """"A Pilgrim must always be next (even if diagonally) to another. It can never be alone.\""""
+    """ "A Pilgrim must always be next (even if diagonally) to another. It can never be alone.\""""
     state = position(WORKED_EXAMPLE)
     assert refused(state, "d2") == why.ALONE
 
@@ -262,7 +265,7 @@ def test_next_to_includes_diagonals():
 
 
 def test_a_pilgrim_may_never_touch_one_of_its_own_colour():
-    """"A Pilgrim can never be placed (by any side) next to a Pilgrim in its same color.\""""
+    """ "A Pilgrim can never be placed (by any side) next to a Pilgrim in its same color.\""""
     state = position(WORKED_EXAMPLE, colour=BLUE)
     # g10 touches only the blue pilgrim on g9.
     assert refused(state, "g10") == why.OWN_COLOUR.format(colour="blue")
@@ -270,7 +273,7 @@ def test_a_pilgrim_may_never_touch_one_of_its_own_colour():
 
 
 def test_first_pilgrim_must_touch_exactly_one_pilgrim():
-    """"The first Pilgrim to be placed must be next to only one Pilgrim in a different color.\""""
+    """ "The first Pilgrim to be placed must be next to only one Pilgrim in a different color.\""""
     state = position(WORKED_EXAMPLE)
     # f9 touches yellow e9, green f8 and blue g9.
     assert refused(state, "f9") == why.WRONG_COUNT_FIRST.format(count="three")
@@ -278,7 +281,7 @@ def test_first_pilgrim_must_touch_exactly_one_pilgrim():
 
 
 def test_second_pilgrim_must_touch_exactly_two_pilgrims_of_two_other_colours():
-    """"... a second Pilgrim, which must be next to two Pilgrims (no more, no less) in two
+    """ "... a second Pilgrim, which must be next to two Pilgrims (no more, no less) in two
     colors different from his/hers.\""""
     state = play(position(WORKED_EXAMPLE), "d10")
     assert "f10" in GAME.legal_moves(state, RED)  # yellow e9 and blue g9
@@ -289,7 +292,7 @@ def test_second_pilgrim_must_touch_exactly_two_pilgrims_of_two_other_colours():
 
 
 def test_third_pilgrim_must_touch_three_pilgrims_of_three_other_colours_never_two_of_one():
-    """"A Pilgrim cannot be placed adjacent to 2 or more sameless color Pilgrims": the red
+    """ "A Pilgrim cannot be placed adjacent to 2 or more sameless color Pilgrims": the red
     player's third pilgrim may not go where it touches 1 green and 2 blue pilgrims."""
     state = play(position(WORKED_EXAMPLE), "d10", "f10")
     assert refused(state, "j6") == why.SAME_COLOUR_TWICE.format(count="two", colour="blue")
@@ -318,7 +321,7 @@ def test_a_square_touching_three_pilgrims_of_one_colour_is_explained_with_three(
 
 
 def test_placing_is_compulsory_while_a_square_takes_the_next_pilgrim():
-    """"Each player will place as many Pilgrims as s/he can": no passing while placing."""
+    """ "Each player will place as many Pilgrims as s/he can": no passing while placing."""
     state = play(position(WORKED_EXAMPLE), "d10")
     assert GAME.to_act(state) == (RED,) and state.placed == 1
     assert refused(state, "pass") == why.PLACING_IS_COMPULSORY.format(nth="2nd")
@@ -335,7 +338,7 @@ def test_a_removal_asked_for_while_a_square_takes_the_next_pilgrim_says_placing_
 
 
 def test_the_turn_ends_when_no_square_takes_the_next_pilgrim():
-    """"When a player cannot place any more Pilgrims, his/her turn is over": after e2 no
+    """ "When a player cannot place any more Pilgrims, his/her turn is over": after e2 no
     square touches exactly two pilgrims of two colours other than red."""
     state = position(SPARSE)
     after = play(state, "e2")
@@ -392,7 +395,10 @@ def test_worked_example_red_places_three_then_removes_blue_and_the_isolated_gree
     assert after.board[sq("h5")] == GREEN, "the other green still touches yellow g4 and red h4"
     assert after.hand[BLUE] == state.hand[BLUE] + 1 and after.hand[GREEN] == state.hand[GREEN] + 1
     assert GAME.view(after, None)["last_removal"] == {
-        "by": "red", "square": "i6", "colour": "blue", "returned": [["j5", "green"]],
+        "by": "red",
+        "square": "i6",
+        "colour": "blue",
+        "returned": [["j5", "green"]],
     }
     assert GAME.view(after, None)["colour_to_act"] == "green"
 
@@ -426,7 +432,7 @@ def test_a_removal_earned_with_no_pilgrim_to_remove_is_skipped_and_the_log_says_
 
 
 def test_worked_counter_example_a_cut_off_pair_stays_on_the_board():
-    """"If it was joined to another Pilgrim (although the two Pilgrims were separated from
+    """ "If it was joined to another Pilgrim (although the two Pilgrims were separated from
     the rest), then this green Pilgrim could not be removed.\""""
     state = play(position(COUNTER_EXAMPLE), "d10", "f10", "h4")
     after = play(state, "xi6")
@@ -436,7 +442,7 @@ def test_worked_counter_example_a_cut_off_pair_stays_on_the_board():
 
 
 def test_removal_is_optional():
-    """"S/he can remove one Pilgrim": pass keeps the board as it is."""
+    """ "S/he can remove one Pilgrim": pass keeps the board as it is."""
     state = play(position(WORKED_EXAMPLE), "d10", "f10", "h4")
     after = play(state, "pass")
     assert after.board == state.board and after.hand == state.hand
@@ -445,18 +451,18 @@ def test_removal_is_optional():
 
 
 def test_only_a_pilgrim_next_to_two_of_one_colour_may_be_removed():
-    """"That Pilgrim must be next to two Pilgrims (or more) in the same color.\""""
+    """ "That Pilgrim must be next to two Pilgrims (or more) in the same color.\""""
     state = play(position(WORKED_EXAMPLE), "d10", "f10", "h4")
     # Blue i6 touches two greens; yellow e9 now touches red d10 and red f10.
     assert GAME.legal_moves(state, RED) == ["pass", "xe9", "xi6"]
     assert refused(state, "xg4") == why.NOT_REMOVABLE
     assert refused(state, "xd2") == why.NOTHING_THERE.format(square="d2")
     assert refused(state, "d2") == why.DONE_PLACING
-    assert refused(state, "xf6") == why.KAABA_SQUARE, "the Kaaba, not \"no pilgrim there\""
+    assert refused(state, "xf6") == why.KAABA_SQUARE, 'the Kaaba, not "no pilgrim there"'
 
 
 def test_a_pilgrim_of_any_colour_may_be_removed_even_ones_own():
-    """"Remove one Pilgrim in whichever color s/he chooses.\""""
+    """ "Remove one Pilgrim in whichever color s/he chooses.\""""
     picture = """
         .....Y.....
         ...........
@@ -479,10 +485,13 @@ def test_a_pilgrim_of_any_colour_may_be_removed_even_ones_own():
 
 
 def test_entrance_pilgrims_can_never_be_removed_nor_go_back_when_alone():
-    """"Pilgrims in the entrance squares (by the doors) can never be removed": green's a7
+    """ "Pilgrims in the entrance squares (by the doors) can never be removed": green's a7
     touches two yellows, and blue's k7 is left alone when the yellow on j7 goes."""
-    picture = _rows({"f1": "Y", "a5": "R", "a7": "G", "k7": "B", "b6": "Y", "b8": "Y",
-                     "j7": "Y", "i6": "R", "i8": "R"}, keep=("f1", "a5", "a7", "k7"), colours=4)
+    picture = _rows(
+        {"f1": "Y", "a5": "R", "a7": "G", "k7": "B", "b6": "Y", "b8": "Y", "j7": "Y", "i6": "R", "i8": "R"},
+        keep=("f1", "a5", "a7", "k7"),
+        colours=4,
+    )
     state = position(picture, colour=BLUE, placed=3, step=REMOVE)
     assert "xa7" not in GAME.legal_moves(state, BLUE)
     assert refused(state, "xa7") == why.ENTRANCE_PILGRIM
@@ -542,15 +551,29 @@ def test_a_removal_step_with_nothing_removable_is_skipped():
 
 @pytest.mark.parametrize(("players", "earned"), [(4, True), (3, False), (6, False)])
 def test_three_placements_earn_a_removal_only_with_four_colours(players, earned):
-    """"At least 3 pilgrims (in games for 2 or 4 players) or 4 pilgrims (in games for 3, 5 or
+    """ "At least 3 pilgrims (in games for 2 or 4 players) or 4 pilgrims (in games for 3, 5 or
     6 players)." Red has placed two pilgrims and puts its third on f3."""
     entrances = {4: ("f1", "a5", "a7", "f11"), 3: ("f1", "a5", "a7", "f11", "k7", "k5")}
-    picture = _rows({
-        "f1": "Y", "a5": "R", "a7": "G", "f11": "B", "k7": "K", "k5": "W",
-        "e2": "Y", "g2": "G", "e4": "B",  # f3 touches yellow, green and blue
-        "i8": "G", "h7": "Y", "h9": "Y",  # green touches two yellows: removable
-        "c9": "R", "e10": "R",  # red's two pilgrims already placed this turn
-    }, keep=entrances.get(players, entrances[3]), colours=COLOURS_IN_PLAY[players])
+    picture = _rows(
+        {
+            "f1": "Y",
+            "a5": "R",
+            "a7": "G",
+            "f11": "B",
+            "k7": "K",
+            "k5": "W",
+            "e2": "Y",
+            "g2": "G",
+            "e4": "B",  # f3 touches yellow, green and blue
+            "i8": "G",
+            "h7": "Y",
+            "h9": "Y",  # green touches two yellows: removable
+            "c9": "R",
+            "e10": "R",  # red's two pilgrims already placed this turn
+        },
+        keep=entrances.get(players, entrances[3]),
+        colours=COLOURS_IN_PLAY[players],
+    )
     state = position(picture, players=players, placed=2)
     assert "f3" in GAME.legal_moves(state, seat_of(state))
     after = play(state, "f3")
@@ -560,12 +583,28 @@ def test_three_placements_earn_a_removal_only_with_four_colours(players, earned)
 
 
 def test_four_placements_earn_a_removal_with_six_colours():
-    picture = _rows({
-        "f1": "Y", "a5": "R", "a7": "G", "f11": "B", "k7": "K", "k5": "W",
-        "e2": "Y", "g2": "G", "e4": "B", "g4": "K",  # f3 touches four colours
-        "i8": "G", "h7": "Y", "h9": "Y",
-        "c9": "R", "e10": "R", "b3": "R",
-    }, keep=("f1", "a5", "a7", "f11", "k7", "k5"), colours=6)
+    picture = _rows(
+        {
+            "f1": "Y",
+            "a5": "R",
+            "a7": "G",
+            "f11": "B",
+            "k7": "K",
+            "k5": "W",
+            "e2": "Y",
+            "g2": "G",
+            "e4": "B",
+            "g4": "K",  # f3 touches four colours
+            "i8": "G",
+            "h7": "Y",
+            "h9": "Y",
+            "c9": "R",
+            "e10": "R",
+            "b3": "R",
+        },
+        keep=("f1", "a5", "a7", "f11", "k7", "k5"),
+        colours=6,
+    )
     state = position(picture, players=6, placed=3)
     assert GAME.legal_moves(state, RED) == ["f3"]
     after = play(state, "f3")
@@ -587,9 +626,8 @@ def _rows(pilgrims: dict[str, str], keep: tuple[str, ...], colours: int) -> str:
 
 
 def test_purple_mats_are_out_of_play_with_2_or_4_players():
-    """"In games for 2 or 4 players all the red and yellow mats (or squares) will be used.\""""
-    picture = _rows({"f1": "Y", "a5": "R", "a7": "G", "f11": "B", "c2": "Y"}, keep=("f1", "a5", "a7", "f11"),
-                    colours=4)
+    """ "In games for 2 or 4 players all the red and yellow mats (or squares) will be used.\""""
+    picture = _rows({"f1": "Y", "a5": "R", "a7": "G", "f11": "B", "c2": "Y"}, keep=("f1", "a5", "a7", "f11"), colours=4)
     state = position(picture, colour=RED)
     # b1 is a purple mat touching only the yellow pilgrim on c2.
     assert "b1" not in GAME.legal_moves(state, RED)
@@ -599,20 +637,22 @@ def test_purple_mats_are_out_of_play_with_2_or_4_players():
 
 @pytest.mark.parametrize("players", [3, 5, 6])
 def test_purple_mats_are_in_play_with_3_5_or_6_players(players):
-    """"In games for 3, 5 or 6 players, the purple mats will also be used" — 3 players play
+    """ "In games for 3, 5 or 6 players, the purple mats will also be used" — 3 players play
     six colours."""
-    picture = _rows({"f1": "Y", "a5": "R", "a7": "G", "f11": "B", "k7": "K", "k5": "W", "c2": "Y"},
-                    keep=("f1", "a5", "a7", "f11", "k7", "k5"), colours=COLOURS_IN_PLAY[players])
+    picture = _rows(
+        {"f1": "Y", "a5": "R", "a7": "G", "f11": "B", "k7": "K", "k5": "W", "c2": "Y"},
+        keep=("f1", "a5", "a7", "f11", "k7", "k5"),
+        colours=COLOURS_IN_PLAY[players],
+    )
     state = position(picture, players=players, colour=RED)
     assert "b1" in GAME.legal_moves(state, seat_of(state))
     assert GAME.view(state, None)["purple_in_play"] is True
 
 
 def test_unused_entrances_stay_empty_for_the_rest_of_the_game():
-    """"The entrance squares that are not used at the beginning of the game will have to
+    """ "The entrance squares that are not used at the beginning of the game will have to
     remain unoccupied during the rest of the game.\""""
-    picture = _rows({"f1": "Y", "a5": "R", "a7": "G", "f11": "B", "j6": "Y"}, keep=("f1", "a5", "a7", "f11"),
-                    colours=4)
+    picture = _rows({"f1": "Y", "a5": "R", "a7": "G", "f11": "B", "j6": "Y"}, keep=("f1", "a5", "a7", "f11"), colours=4)
     state = position(picture, colour=RED)
     # k7 and k5 were not chosen; each touches only the yellow pilgrim on j6.
     assert "k7" not in GAME.legal_moves(state, RED) and "k5" not in GAME.legal_moves(state, RED)
@@ -630,8 +670,12 @@ def test_board_geometry_matches_the_spec():
     assert len(KAABA) == 9 and len(PURPLE) == 40 and len(CLOSE_TO_KAABA) == 16
     assert [square_name(e) for e in ENTRANCES] == ["f1", "a5", "a7", "f11", "k7", "k5"]
     assert {COLOURS[c]: sorted(square_name(s) for s in CRESCENTS[c]) for c in range(6)} == {
-        "yellow": ["c3", "i9"], "red": ["c9", "i3"], "green": ["e3", "g9"],
-        "blue": ["e9", "g3"], "black": ["c5", "i7"], "white": ["c7", "i5"],
+        "yellow": ["c3", "i9"],
+        "red": ["c9", "i3"],
+        "green": ["e3", "g9"],
+        "blue": ["e9", "g3"],
+        "black": ["c5", "i7"],
+        "white": ["c7", "i5"],
     }
     assert len(NEIGHBOURS[sq("a1")]) == 3 and len(NEIGHBOURS[sq("f6")]) == 8
 
@@ -697,7 +741,7 @@ def _blocked_state() -> State:
 
 @pytest.mark.parametrize("move", ["i3", "i4", "j4"])
 def test_the_game_ends_at_once_when_no_colour_can_place(move):
-    """"None of the players can place a Pilgrim on the board. In this case, the game ends
+    """ "None of the players can place a Pilgrim on the board. In this case, the game ends
     immediately" — here after red's turn, before green and blue play their turns."""
     state = _blocked_state()
     assert GAME.legal_moves(state, RED) == ["i3", "i4", "j4"]
@@ -750,7 +794,7 @@ def play_out(state: State) -> State:
 
 
 def test_a_player_who_placed_all_his_pilgrims_ends_the_game_when_the_round_is_complete():
-    """"A player has placed all his/her Pilgrims on the board. If such is the case, the turn
+    """ "A player has placed all his/her Pilgrims on the board. If such is the case, the turn
     is completed, so that all the players have taken the same number of turns." Red's hand
     is set to its last pilgrim."""
     state = position(GREEN_LEADS, colour=RED, hand={RED: 1})
@@ -788,7 +832,7 @@ def test_a_player_who_empties_his_hand_with_the_rounds_last_turn_ends_the_game_a
 
 
 def test_when_two_players_placed_all_their_pilgrims_the_points_decide():
-    """"In any other case, each player adds up the number of Pilgrims s/he has placed.\""""
+    """ "In any other case, each player adds up the number of Pilgrims s/he has placed.\""""
     state = position(GREEN_LEADS, colour=RED, hand={RED: 1, BLUE: 1})
     last = play_out(play(state, "e2"))
     assert last.reason == EMPTIED and last.hand[RED] == last.hand[BLUE] == 0
@@ -802,8 +846,9 @@ def test_the_last_round_is_played_out_even_if_the_empty_hand_gets_a_pilgrim_back
     """[code] The last round, once started, is played to its end; winning by the empty-hand
     rule needs an empty hand at the end. Green removes red's e2, and the yellow on d3 that
     it leaves alone goes back too."""
-    picture = _rows({"f1": "Y", "a5": "R", "a7": "G", "k7": "B", "e2": "R", "d3": "Y"},
-                    keep=("f1", "a5", "a7", "k7"), colours=4)
+    picture = _rows(
+        {"f1": "Y", "a5": "R", "a7": "G", "k7": "B", "e2": "R", "d3": "Y"}, keep=("f1", "a5", "a7", "k7"), colours=4
+    )
     state = position(picture, colour=GREEN, placed=3, step=REMOVE, hand={RED: 0}, final_round=True)
     after = play(state, "xe2")
     assert after.hand[RED] == 1 and after.final_round
@@ -831,18 +876,26 @@ SCORING = """
 
 
 def test_a_pilgrim_on_a_crescent_of_its_own_colour_counts_twice():
-    """"If a player has a Pilgrim on a square with a crescent moon in his/her color, it
+    """ "If a player has a Pilgrim on a square with a crescent moon in his/her color, it
     counts twice." c3 is yellow's crescent, c9 red's; d3 and d9 carry none."""
     state = position(SCORING)
-    over = State(*[OVER if n == "step" else (-1 if n == "colour" else getattr(state, n))
-                   for n in State.__dataclass_fields__])
+    over = State(
+        *[OVER if n == "step" else (-1 if n == "colour" else getattr(state, n)) for n in State.__dataclass_fields__]
+    )
     outcome = GAME.outcome(over)
     # yellow f1 + c3 (crescent) = 3; red a5 + d3 + c9 (crescent) = 4; green a7 + d4 = 2; blue k7 + d9 = 2
     assert outcome.scores == (3, 4, 2, 2)
     assert outcome.winners == (RED,)
     view = GAME.view(over, None)
-    assert view["scores"][0] == {"seat": 0, "colours": ["yellow"], "pilgrims": 2, "crescents": 1, "total": 3,
-                                 "kaaba": 0, "placed_all": False}
+    assert view["scores"][0] == {
+        "seat": 0,
+        "colours": ["yellow"],
+        "pilgrims": 2,
+        "crescents": 1,
+        "total": 3,
+        "kaaba": 0,
+        "placed_all": False,
+    }
 
 
 def _finished(picture: str, players: int = 4) -> State:
@@ -859,7 +912,7 @@ def test_a_crescent_of_another_colour_counts_once():
 
 
 def test_a_draw_goes_to_the_most_pilgrims_close_to_the_kaaba():
-    """"If there is a draw, the player with the most Pilgrims in those squares close to
+    """ "If there is a draw, the player with the most Pilgrims in those squares close to
     the black stone, the Kaaba, is the winner." d4 is close to the Kaaba."""
     picture = """
         .....Y.....
@@ -880,7 +933,7 @@ def test_a_draw_goes_to_the_most_pilgrims_close_to_the_kaaba():
 
 
 def test_players_still_tied_all_win():
-    """"If there is still a draw, all the players involved in the draw are declared winners.\""""
+    """ "If there is still a draw, all the players involved in the draw are declared winners.\""""
     picture = """
         .....Y.....
         ...........
@@ -901,11 +954,24 @@ def test_players_still_tied_all_win():
 
 @pytest.mark.parametrize("players", [2, 3])
 def test_two_colour_players_add_up_both_colours(players):
-    """"The winner is the player who, by adding up the Pilgrims in the two colors of his/her
+    """ "The winner is the player who, by adding up the Pilgrims in the two colors of his/her
     choice, has managed to accommodate the most Pilgrims.\""""
-    picture = _rows({"f1": "Y", "a5": "R", "a7": "G", "k7": "B", "f11": "K", "k5": "W",
-                     "c3": "Y", "e3": "G", "c9": "R", "e10": "B"},
-                    keep=("f1", "a5", "a7", "k7", "f11", "k5"), colours=COLOURS_IN_PLAY[players])
+    picture = _rows(
+        {
+            "f1": "Y",
+            "a5": "R",
+            "a7": "G",
+            "k7": "B",
+            "f11": "K",
+            "k5": "W",
+            "c3": "Y",
+            "e3": "G",
+            "c9": "R",
+            "e10": "B",
+        },
+        keep=("f1", "a5", "a7", "k7", "f11", "k5"),
+        colours=COLOURS_IN_PLAY[players],
+    )
     state = _finished(picture, players=players)
     outcome = GAME.outcome(state)
     if players == 2:  # yellow+green against red+blue
@@ -920,17 +986,20 @@ def test_two_colour_players_add_up_both_colours(players):
 # --- Notation, messages, view and storage -------------------------------------------------------
 
 
-@pytest.mark.parametrize(("move", "message"), [
-    ("hello", NAME_A_MOVE),
-    ("x", NAME_A_MOVE),
-    ("3f", NAME_A_MOVE),
-    ("z3", NO_SUCH_SQUARE.format(name="z3")),
-    ("f12", NO_SUCH_SQUARE.format(name="f12")),
-    ("f0", NO_SUCH_SQUARE.format(name="f0")),
-    ("a²", NO_SUCH_SQUARE.format(name="a²")),  # a digit to str.isdigit, not to int: no Python error shown
-    ("e①", NO_SUCH_SQUARE.format(name="e①")),
-    ("a٥", NO_SUCH_SQUARE.format(name="a٥")),  # an Arabic-Indic 5 is no row of ours, not a5
-])
+@pytest.mark.parametrize(
+    ("move", "message"),
+    [
+        ("hello", NAME_A_MOVE),
+        ("x", NAME_A_MOVE),
+        ("3f", NAME_A_MOVE),
+        ("z3", NO_SUCH_SQUARE.format(name="z3")),
+        ("f12", NO_SUCH_SQUARE.format(name="f12")),
+        ("f0", NO_SUCH_SQUARE.format(name="f0")),
+        ("a²", NO_SUCH_SQUARE.format(name="a²")),  # a digit to str.isdigit, not to int: no Python error shown
+        ("e①", NO_SUCH_SQUARE.format(name="e①")),
+        ("a٥", NO_SUCH_SQUARE.format(name="a٥")),  # an Arabic-Indic 5 is no row of ours, not a5
+    ],
+)
 def test_notation_errors_say_what_is_wrong(move, message):
     assert refused(position(WORKED_EXAMPLE), move) == message
 

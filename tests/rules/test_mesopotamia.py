@@ -228,7 +228,8 @@ def test_volcanoes_that_empty_the_stack_leave_the_tribe_and_give_back_the_point(
 def test_a_new_forest_brings_one_wood_per_player_one_on_each_forest_surplus_on_the_new():
     state = turn(arrange(start(4), stack=("forest",)))
     assert GAME.describe(state, 0, "discover b1 nw").endswith(
-        f"finds a forest; 4 wood placed (3 on -2,0, 1 on {FOREST[0]},{FOREST[1]}).")
+        f"finds a forest; 4 wood placed (3 on -2,0, 1 on {FOREST[0]},{FOREST[1]})."
+    )
     state = play(state, "discover b1 nw")
     assert tile_at(state, (-2, 0)).wood == 3 and tile_at(state, FOREST).wood == 5
     assert state.wood_supply == 20 - 4 - 4
@@ -589,12 +590,15 @@ def with_card(name: str, state: State | None = None, seat: int = 0, phase: str =
     return turn(player(replace(state, deck=deck), seat, cards=(card,)), seat, phase=phase)
 
 
-@pytest.mark.parametrize(("card", "move", "line"), [
-    ("endurance", "play endurance", "Blue plays Endurance for 3 more movement points."),
-    ("fertility", "play fertility", "Blue plays Fertility: the next population growth brings two tribes."),
-    ("mana-theft", "play mana-theft y", "Blue plays Mana Theft and takes 1 mana from Yellow."),
-    ("teleport", "play teleport b1", "Blue plays Teleport on b1 at -1,0."),
-])
+@pytest.mark.parametrize(
+    ("card", "move", "line"),
+    [
+        ("endurance", "play endurance", "Blue plays Endurance for 3 more movement points."),
+        ("fertility", "play fertility", "Blue plays Fertility: the next population growth brings two tribes."),
+        ("mana-theft", "play mana-theft y", "Blue plays Mana Theft and takes 1 mana from Yellow."),
+        ("teleport", "play teleport b1", "Blue plays Teleport on b1 at -1,0."),
+    ],
+)
 def test_a_card_and_its_effect_make_one_sentence_in_the_log(card, move, line):
     state = player(with_card(card), 1, mana=2)
     assert GAME.describe(state, 0, move) == line
@@ -727,13 +731,21 @@ def test_played_cards_leave_the_game_in_the_remove_variant():
     assert state.discard == () and state.gone == (CARDS.index("endurance"),)
     assert GAME.conserved(state)["cards"] == 18
     for seat in (0, 1, None):  # played face up: everyone may see which cards left the game
-        html = " ".join(render_to_string("games/boards/mesopotamia.html", {
-            "view": GAME.view(state, seat), "board": present(GAME.view(state, seat), seat, []), "match": None}).split())
+        html = " ".join(
+            render_to_string(
+                "games/boards/mesopotamia.html",
+                {"view": GAME.view(state, seat), "board": present(GAME.view(state, seat), seat, []), "match": None},
+            ).split()
+        )
         assert "discard 0 · out of the game 1 (Endurance) ·" in html
         assert "18 cards" not in html, "three players: cards were set aside"
     two = start(2)
-    html = " ".join(render_to_string("games/boards/mesopotamia.html", {
-        "view": GAME.view(two, 0), "board": present(GAME.view(two, 0), 0, []), "match": None}).split())
+    html = " ".join(
+        render_to_string(
+            "games/boards/mesopotamia.html",
+            {"view": GAME.view(two, 0), "board": present(GAME.view(two, 0), 0, []), "match": None},
+        ).split()
+    )
     assert "A two-player game starts with all 18 cards (none set aside)." in html, "not 'all 18 are in play'"
 
 
@@ -753,9 +765,17 @@ def test_fifteen_rounds_without_an_offering_end_the_game():
         assert not GAME.is_over(state)
         state = play(state, "end", "end")
     assert state.end_reason == "stalled" and GAME.outcome(state).winners == (0, 1)
-    html = " ".join(render_to_string("games/boards/mesopotamia.html", {
-        "view": GAME.view(state, 0), "board": present(GAME.view(state, 0), 0, []), "match": None,
-        "names": {0: "Alice", 1: "Bob"}}).split())
+    html = " ".join(
+        render_to_string(
+            "games/boards/mesopotamia.html",
+            {
+                "view": GAME.view(state, 0),
+                "board": present(GAME.view(state, 0), 0, []),
+                "match": None,
+                "names": {0: "Alice", 1: "Bob"},
+            },
+        ).split()
+    )
     assert re.search(r"Game over:</strong> <span[^>]*>Alice</span> and <span[^>]*>Bob</span> share the win", html)
 
 
@@ -1028,8 +1048,12 @@ def test_a_target_hex_makes_its_move_when_clicked_unless_two_moves_lead_there():
 
 def test_the_strong_ai_teleports_its_offering_straight_into_the_temple():
     far = (3, -1)
-    state = arrange(with_card("teleport"), {"b1": (far, "offering", 4), "y1": (A,)}, clear=True,
-                    tiles=(plains(2, -1), plains(3, -1)))
+    state = arrange(
+        with_card("teleport"),
+        {"b1": (far, "offering", 4), "y1": (A,)},
+        clear=True,
+        tiles=(plains(2, -1), plains(3, -1)),
+    )
     state = turn(player(state, 0, mana=4, hand=(2, 6, 7), cards=(CARDS.index("teleport"),)), mp=1)
     assert GAME.ai_move(state, 0, 2, 1) == "play teleport b1"
     state = play(state, "play teleport b1")

@@ -18,15 +18,18 @@ NOTHING = "No match waits for a deactivated player."
 
 
 class Command(BaseCommand):
-    help = ("Cancel the matches still waiting for players that deactivated players created, joined or were "
-            "invited to, and give their seats in matches in play to the AI, as deactivating an account does now.")
+    help = (
+        "Cancel the matches still waiting for players that deactivated players created, joined or were "
+        "invited to, and give their seats in matches in play to the AI, as deactivating an account does now."
+    )
 
     def add_arguments(self, parser):
         parser.add_argument("--dry-run", action="store_true", help="Say what would be done, and do nothing.")
 
     def handle(self, *args, dry_run: bool, **options):
-        seats = (Seat.objects.filter(user__is_active=False, match__status__in=[Status.OPEN, Status.ACTIVE])
-                 .values_list("user_id", "match__status"))
+        seats = Seat.objects.filter(user__is_active=False, match__status__in=[Status.OPEN, Status.ACTIVE]).values_list(
+            "user_id", "match__status"
+        )
         waiting: dict[int, Counter] = {}
         for user_id, status in seats:
             waiting.setdefault(user_id, Counter())[status] += 1
@@ -54,8 +57,9 @@ def _what(statuses: Counter, *, dry_run: bool) -> str:
     open_, active = statuses[Status.OPEN], statuses[Status.ACTIVE]
     parts = []
     if open_:
-        parts.append(f"{'cancel' if dry_run else 'cancelled'} {open_} match{pluralize(open_, 'es')} "
-                     "waiting for players")
+        parts.append(
+            f"{'cancel' if dry_run else 'cancelled'} {open_} match{pluralize(open_, 'es')} waiting for players"
+        )
     if active:
         parts.append(f"{'give' if dry_run else 'gave'} the AI {active} seat{pluralize(active)} in play")
     return " and ".join(parts)

@@ -57,8 +57,17 @@ class Command(BaseCommand):
         commands = {
             "web": [python, "manage.py", "runserver", addrport, "--noreload"],
             "worker": [python, "-m", "celery", "-A", "config", "worker", "--loglevel=INFO", "--concurrency=2"],
-            "beat": [python, "-m", "celery", "-A", "config", "beat", "--loglevel=INFO",
-                     "--schedule", settings.CELERY_BEAT_SCHEDULE_FILENAME],
+            "beat": [
+                python,
+                "-m",
+                "celery",
+                "-A",
+                "config",
+                "beat",
+                "--loglevel=INFO",
+                "--schedule",
+                settings.CELERY_BEAT_SCHEDULE_FILENAME,
+            ],
         }
         processes = {name: subprocess.Popen(command) for name, command in commands.items()}
         restarts: dict[str, list[float]] = {name: [] for name in commands}

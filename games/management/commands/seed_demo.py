@@ -37,8 +37,12 @@ class Command(BaseCommand):
             password = secrets.token_urlsafe(9)
             email = f"{username}@example.com"
             user = User.objects.create_user(
-                username=username, email=email, password=password, display_name=display_name,
-                is_staff=staff, is_superuser=staff,
+                username=username,
+                email=email,
+                password=password,
+                display_name=display_name,
+                is_staff=staff,
+                is_superuser=staff,
             )
             EmailAddress.objects.create(user=user, email=email, verified=True, primary=True)
             lines[username] = f"{'staff' if staff else 'player':6}  {username:6}  password: {password}"
@@ -58,9 +62,21 @@ class Command(BaseCommand):
         alice = User.objects.get(username="alice")
         bob = User.objects.get(username="bob")
         strong = max(services.get_game("mancala").ai_levels)
-        services.match_create(creator=alice, game_slug="mancala", options={"variant": "egyptian"},
-                              seats=[SeatSpec("creator"), SeatSpec("ai", ai_level=strong)])
-        services.match_create(creator=bob, game_slug="mancala", options={"variant": "kalah"},
-                              seats=[SeatSpec("creator"), SeatSpec("user", username="alice")])
-        services.match_create(creator=bob, game_slug="mancala", options={"variant": "nigerian"},
-                              seats=[SeatSpec("creator"), SeatSpec("open")])
+        services.match_create(
+            creator=alice,
+            game_slug="mancala",
+            options={"variant": "egyptian"},
+            seats=[SeatSpec("creator"), SeatSpec("ai", ai_level=strong)],
+        )
+        services.match_create(
+            creator=bob,
+            game_slug="mancala",
+            options={"variant": "kalah"},
+            seats=[SeatSpec("creator"), SeatSpec("user", username="alice")],
+        )
+        services.match_create(
+            creator=bob,
+            game_slug="mancala",
+            options={"variant": "nigerian"},
+            seats=[SeatSpec("creator"), SeatSpec("open")],
+        )

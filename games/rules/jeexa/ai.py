@@ -248,4 +248,3 @@ def _last_hand_progress(grid: Grid) -> float:
     small, small_value = max(((min(s, 3), v) for s, v in rest), default=(0, 0))
     share = (big + small) / 7
     return share**2 * (4 * big_value + 3 * small_value + WIN_BONUS)
-

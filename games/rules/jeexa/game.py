@@ -25,8 +25,21 @@ from games.rules.jeexa.rules import (
 )
 
 STATE_KEYS = (
-    "players", "seed", "moves_played", "hand", "starter", "to_move", "die", "piece", "stolen_from", "jokers",
-    "pile", "grids", "scores", "last_hand", "events",
+    "players",
+    "seed",
+    "moves_played",
+    "hand",
+    "starter",
+    "to_move",
+    "die",
+    "piece",
+    "stolen_from",
+    "jokers",
+    "pile",
+    "grids",
+    "scores",
+    "last_hand",
+    "events",
 )
 HAND_KEYS = ("hand", "winner", "scores", "pieces", "goal")
 MOST_PIECES = PIECES_PER_VALUE * len(VALUES) * MAX_SETS  # two sets: 120

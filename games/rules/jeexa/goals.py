@@ -108,8 +108,9 @@ def _quartet_and_trio(grid: Grid) -> Goal | None:
             continue
         for j, (small_value, small_cells) in enumerate(groups):
             if i != j and len(small_cells) >= SMALL:
-                best = _better(best, Goal(BIG * big_value + SMALL * small_value,
-                                          (*big_cells[:BIG], *small_cells[:SMALL])))
+                best = _better(
+                    best, Goal(BIG * big_value + SMALL * small_value, (*big_cells[:BIG], *small_cells[:SMALL]))
+                )
         if len(big_cells) >= BIG + SMALL and (split := _split(grid, big_cells)):
             best = _better(best, Goal((BIG + SMALL) * big_value, split))
     return best

@@ -136,4 +136,3 @@ def removed(grid: Grid, cell: Cell) -> Grid:
     new = dict(grid)
     del new[cell]
     return new
-

@@ -85,9 +85,21 @@ def full_count(players: int) -> int:
 
 def new_game(players: int, seed: int) -> State:
     state = State(
-        players=players, seed=seed, moves_played=0, hand=1, starter=0, to_move=0, die=0, piece=0,
-        stolen_from=None, jokers=0, pile=full_pile(players), grids=((),) * players, scores=(),
-        last_hand=None, events=(),
+        players=players,
+        seed=seed,
+        moves_played=0,
+        hand=1,
+        starter=0,
+        to_move=0,
+        die=0,
+        piece=0,
+        stolen_from=None,
+        jokers=0,
+        pile=full_pile(players),
+        grids=((),) * players,
+        scores=(),
+        last_hand=None,
+        events=(),
     )
     return _start_turn(state, 0, [])
 
@@ -106,8 +118,12 @@ def place(state: State, seat: int, cell: Cell, rotation: int) -> State:
     assert result is not None, "place() is only called with a legal placement"
     grid = placed(grid, cell, state.piece, rotation)
     state = replace(
-        state, grids=_with(state.grids, seat, pieces_of(grid)), moves_played=state.moves_played + 1,
-        piece=0, stolen_from=None, jokers=state.jokers + result[1],
+        state,
+        grids=_with(state.grids, seat, pieces_of(grid)),
+        moves_played=state.moves_played + 1,
+        piece=0,
+        stolen_from=None,
+        jokers=state.jokers + result[1],
     )
     events: list[str] = []
     goal = achieved(state.hand, grid)
@@ -155,11 +171,17 @@ def _take(state: State, seat: int, victim: int, cell: Cell, events: list[str], *
     value = grid[cell][0]
     if only:  # a step with nothing to choose is taken by itself, and logged
         x, y = cell
-        events.append(f"{player(seat)} steals the {label(value)} at {x},{y} from {player(victim)},"
-                      " the only piece that can be taken")
+        events.append(
+            f"{player(seat)} steals the {label(value)} at {x},{y} from {player(victim)},"
+            " the only piece that can be taken"
+        )
     return replace(
-        state, grids=_with(state.grids, victim, pieces_of(removed(grid, cell))), piece=value,
-        stolen_from=victim, jokers=state.jokers - 1, events=tuple(events),
+        state,
+        grids=_with(state.grids, victim, pieces_of(removed(grid, cell))),
+        piece=value,
+        stolen_from=victim,
+        jokers=state.jokers - 1,
+        events=tuple(events),
     )
 
 
@@ -176,7 +198,13 @@ def _start_turn(state: State, seat: int, events: list[str]) -> State:
             pile[die - 1] -= 1
             events.append(f"{player(seat)} rolled {die}")
             return replace(
-                state, to_move=seat, die=die, piece=die, stolen_from=None, jokers=0, pile=tuple(pile),
+                state,
+                to_move=seat,
+                die=die,
+                piece=die,
+                stolen_from=None,
+                jokers=0,
+                pile=tuple(pile),
                 events=tuple(events),
             )
         events.append(f"{player(seat)} rolled {die}: none left, turn lost")
@@ -194,8 +222,11 @@ def _end_hand(state: State, winner: int | None, goal: Goal | None, starter: int,
         name = GOAL_NAMES[state.hand]
         events.append(f"{player(winner)} completes the {name} and wins hand {state.hand}: {scores[winner]} points")
     result = HandResult(
-        hand=state.hand, winner=winner, scores=scores,
-        pieces=state.grids[winner] if winner is not None else (), goal=goal.cells if goal else (),
+        hand=state.hand,
+        winner=winner,
+        scores=scores,
+        pieces=state.grids[winner] if winner is not None else (),
+        goal=goal.cells if goal else (),
     )
     state = replace(state, scores=(*state.scores, scores), last_hand=result, jokers=0, piece=0, stolen_from=None)
     if state.hand == HANDS:
@@ -203,7 +234,10 @@ def _end_hand(state: State, winner: int | None, goal: Goal | None, starter: int,
         # The puzzles stay on the table at the end so the last position can be looked at.
         return replace(state, hand=HANDS + 1, die=0, events=tuple(events))
     fresh = replace(
-        state, hand=state.hand + 1, starter=starter, pile=full_pile(state.players),
+        state,
+        hand=state.hand + 1,
+        starter=starter,
+        pile=full_pile(state.players),
         grids=((),) * state.players,
     )
     return _start_turn(fresh, starter, events)

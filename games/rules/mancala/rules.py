@@ -165,8 +165,12 @@ def play(board: Board, seat: int, tile: int, step: int, variant: str, quiet: int
     """One whole move: sow, then apply the variant's end and pass rules. ``quiet`` is how
     many moves in a row before this one banked no coin."""
     turn = _play(board, seat, tile, step, variant)
-    stalled = (variant == ETHIOPIAN and not turn.over and quiet + 1 >= STALL_LIMIT
-               and turn.board[STORE[0]] + turn.board[STORE[1]] == board[STORE[0]] + board[STORE[1]])
+    stalled = (
+        variant == ETHIOPIAN
+        and not turn.over
+        and quiet + 1 >= STALL_LIMIT
+        and turn.board[STORE[0]] + turn.board[STORE[1]] == board[STORE[0]] + board[STORE[1]]
+    )
     if not stalled:
         return turn
     return turn._replace(board=sweep(list(turn.board)), over=True, stalled=True, swept=sides(turn.board))

@@ -284,8 +284,8 @@ class Planner:
         self.threshold = removal_threshold(state.colours)
 
     def best(self) -> str:
-        candidates = self.removals(self.state.board, self.state.hand, None) if self.state.step == REMOVE else (
-            self.turns()
+        candidates = (
+            self.removals(self.state.board, self.state.hand, None) if self.state.step == REMOVE else (self.turns())
         )
         candidates.sort(key=lambda candidate: -candidate.value)
         if self.late() and len(candidates) > 1:

@@ -23,9 +23,7 @@ SAME_COLOUR_TWICE = (
     "This square touches {count} {colour} pilgrims; the pilgrims it touches must all be of different colours."
 )
 WRONG_COUNT_FIRST = "Your 1st pilgrim must touch exactly one pilgrim, of another colour; this square touches {count}."
-WRONG_COUNT = (
-    "Your {nth} pilgrim must touch exactly {k} pilgrims of {k} other colours; this square touches {count}."
-)
+WRONG_COUNT = "Your {nth} pilgrim must touch exactly {k} pilgrims of {k} other colours; this square touches {count}."
 PLACING_IS_COMPULSORY = "Placing is compulsory: place your {nth} pilgrim on one of the marked squares."
 REMOVE_NEEDS_PLACEMENTS = "You may remove a pilgrim only after placing {threshold} in one turn."
 PLACE_BEFORE_REMOVING = (

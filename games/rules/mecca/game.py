@@ -77,7 +77,7 @@ def colour_word(colour: int) -> str:
 
 
 def ordinal(k: int) -> str:
-    return f"{k}{ {1: 'st', 2: 'nd', 3: 'rd'}.get(k, 'th')}"
+    return f"{k}{ {1: 'st', 2: 'nd', 3: 'rd'}.get(k, 'th') }"
 
 
 class Mecca(Game):
@@ -234,8 +234,10 @@ def legal_moves(state: State) -> list[str]:
     if state.step == ENTRANCE:
         return [place_move(square) for square in free_entrances(state)]
     if state.step == PLACE:
-        return [place_move(square) for square in placement_squares(state.board, state.colour, state.placed + 1,
-                                                                   state.colours)]
+        return [
+            place_move(square)
+            for square in placement_squares(state.board, state.colour, state.placed + 1, state.colours)
+        ]
     return [PASS, *(remove_move(square) for square in removable_squares(state.board))]
 
 
@@ -340,6 +342,7 @@ def _load(data: dict) -> State:
     entrances = [NO_SQUARE] * colours
     for colour, name in data["entrances"].items():
         entrances[colour_index[colour]] = _square(name)
+
     def removal_of(stored: dict | None) -> Removal | None:
         if stored is None:
             return None
@@ -375,4 +378,3 @@ def _square(name: str) -> int:
     if square is None:
         raise ValueError(NOT_STORED)
     return square
-

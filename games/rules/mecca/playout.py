@@ -148,8 +148,7 @@ class Playout:
             if victim is not None:
                 self.take_away(board, hand, victim)
 
-    def keep_going(self, board: Counts, colour: int, k: int, limit: int, squares: list[int],
-                   rng: random.Random) -> int:
+    def keep_going(self, board: Counts, colour: int, k: int, limit: int, squares: list[int], rng: random.Random) -> int:
         """A square after which the chain can go on, if there is one; among those, one of
         the colour's crescents first, then one close to the Kaaba."""
         rng.shuffle(squares)

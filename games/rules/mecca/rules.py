@@ -300,8 +300,14 @@ def _next_turn(state: State, position: int, removal: Removal | None) -> State:
         if can_place(state.board, state.hand, colour):
             # A round on, the removals of the colours that now act or pass are a round old.
             done = {colour, *passed}
-            return _replace(base, step=PLACE, colour=colour, round=rnd, passed=tuple(passed),
-                            recent_removals=tuple(r for r in recent if r.by not in done))
+            return _replace(
+                base,
+                step=PLACE,
+                colour=colour,
+                round=rnd,
+                passed=tuple(passed),
+                recent_removals=tuple(r for r in recent if r.by not in done),
+            )
         passed.append(colour)
 
 
