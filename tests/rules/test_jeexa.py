@@ -1,5 +1,5 @@
-"""Jeexa scenarios, sentence by sentence from the rule text
-(shared/seeds/002_cd7629e0e6fa9c10.txt) and our spec (shared/specs/jeexa.md), plus
+"""Jeexa scenarios, sentence by sentence from the rule text (as summarised in
+docs/rules/jeexa.md) and our decisions (the decisions table of docs/rules/jeexa.md), plus
 property tests over random games.
 
 Puzzles are written as ``(x, y, value, rotation)``. Useful pieces, sides N E S W:

@@ -1,5 +1,5 @@
-"""Mancala scenarios, sentence by sentence from the rule text
-(shared/seeds/003_76383d87a7d14887.txt) and our spec (shared/specs/mancala.md),
+"""Mancala scenarios, sentence by sentence from the rule text (as summarised in
+docs/rules/mancala.md) and our decisions (the decisions table of docs/rules/mancala.md),
 plus property tests over random games and random positions."""
 
 from __future__ import annotations

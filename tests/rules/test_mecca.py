@@ -1,10 +1,11 @@
-"""Mecca scenarios, sentence by sentence from the rule text
-(shared/seeds/000_4fe968c2258daff9.txt) and our reading of it (shared/specs/mecca.md),
+"""Mecca scenarios, sentence by sentence from the rule text (as summarised in
+docs/rules/mecca.md) and our reading of it (the decisions table of docs/rules/mecca.md),
 plus property tests over random games.
 
 Positions are drawn as 11 lines of 11 characters, row 1 at the top and column a on the
 left: ``.`` is an empty square, ``Y R G B K W`` a yellow, red, green, blue, black or white
-pilgrim. The board underneath (mats, entrances, crescents) is the spec's picture::
+pilgrim. The board underneath (mats, entrances, crescents) is the picture of
+docs/rules/mecca.md::
 
       a b c d e f g h i j k
   1   p p p p : 1 : p p p p

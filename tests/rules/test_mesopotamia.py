@@ -1,6 +1,7 @@
-"""Mesopotamia scenarios, rule by rule from the rule summary
-(shared/seeds/004_5ecc9b39b308302a.txt) and our spec (shared/specs/mesopotamia.md), the
-secrecy guarantees, the AI's knowledge, and property tests over random games."""
+"""Mesopotamia scenarios, rule by rule from the rule summary (as summarised in
+docs/rules/mesopotamia.md) and our decisions (the decisions table of
+docs/rules/mesopotamia.md), the secrecy guarantees, the AI's knowledge, and property tests
+over random games."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """Mesopotamia: refused moves name the rule they break, each hut grows the population once a
 turn wherever Expulsion takes it, and a short supply of wood or stone lets the mover choose.
-Rules from shared/seeds/004_5ecc9b39b308302a.txt and shared/specs/mesopotamia.md."""
+Rules from docs/rules/mesopotamia.md (the rule summary and the decisions table)."""
 
 from __future__ import annotations
 

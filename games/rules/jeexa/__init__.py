@@ -1,8 +1,9 @@
-"""Jeexa, the puzzle-piece family game (rule text: shared/seeds/002_cd7629e0e6fa9c10.txt,
-our reading: shared/specs/jeexa.md), for 2 to 8 players.
+"""Jeexa, the puzzle-piece family game, for 2 to 8 players (rules summarised in
+docs/rules/jeexa.md).
 
-Rule decisions (``[spec]``: taken from the spec, where "[ours]" marks the spec's own rulings;
-``[code]``: decided here where both text and spec are silent):
+Rule decisions (``[spec]``: our reading of the rule text, listed in the decisions table of
+docs/rules/jeexa.md, where "[ours]" marks rulings of our own; ``[code]``: decided here where
+both the text and that reading are silent, listed in the same table):
 
 Pieces
 - [spec, ours] Six kinds, value = colour = shape: 1 red (+ - 0 0), 2 yellow (+ 0 - 0),

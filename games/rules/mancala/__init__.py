@@ -1,8 +1,10 @@
 """Mancala, the piecepack adaptation by Mesomorph Games (2001), with the Egyptian,
 Ethiopian and Nigerian options of the rule text and standard Kalah(6,4).
 
-Rule decisions (``[spec]``: taken from shared/specs/mancala.md, where "[ours]" marks
-the spec's own rulings; ``[code]``: decided here where both text and spec are silent):
+The rules are summarised in docs/rules/mancala.md. Rule decisions (``[spec]``: our reading
+of the rule text, listed in the decisions table of docs/rules/mancala.md, where "[ours]" marks
+rulings the text gives no hint for; ``[code]``: decided here where both the text and that
+reading are silent, listed in the same table):
 
 Board and notation
 - [spec] Seat 0 is Player 1 and moves first; 4 coins on each of the 12 tiles, mancalas empty.

@@ -1,9 +1,10 @@
 """Mecca by Javier Garcia (nestorgames, 2011), for 2 to 6 players.
 
-Rule decisions (``[text]``: the rule text, shared/seeds/000_4fe968c2258daff9.txt; ``[spec]``:
-our reading of it, shared/specs/mecca.md, where "[ours]" marks the spec's own rulings;
-``[code]``: decided here where both are silent, as a player of the physical game would
-expect). The spec and the text agree everywhere; where the spec chose, it is followed.
+Rule decisions (``[text]``: the published rule text, as summarised in docs/rules/mecca.md;
+``[spec]``: our reading of it, listed in the decisions table of docs/rules/mecca.md, where
+"[ours]" marks rulings of our own; ``[code]``: decided here where both are silent, as a player
+of the physical game would expect, listed in the same table). Our reading and the text agree
+everywhere; where the reading chose, it is followed.
 
 The compound and the notation
 - [spec, ours] An 11 × 11 grid, columns a-k from the left, rows 1-11 from the top; f6 is

@@ -1,8 +1,8 @@
-"""The compound: an 11 × 11 grid drawn exactly as in shared/specs/mecca.md.
+"""The compound: an 11 × 11 grid drawn exactly as in docs/rules/mecca.md ("The compound").
 
 Squares are numbered ``row * 11 + column`` from the top left; the notation names them
 ``a1`` (top left) to ``k11`` (bottom right). The picture below is parsed at import time,
-so the geometry the rules use is the spec's drawing and nothing else.
+so the geometry the rules use is that drawing and nothing else.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ FILES = "abcdefghijk"
 COLOURS = ("yellow", "red", "green", "blue", "black", "white")
 LETTERS = "YRGBKW"  # colour-blind safe letters: K for black, as in printing
 
-# The spec's picture, one character per square:
+# The picture of docs/rules/mecca.md, one character per square:
 #   p purple mat   . red mat   : yellow mat   * close to the Kaaba   # Kaaba
 #   1-6 entrance E1-E6   Y R G B K W crescent of that colour
 PICTURE = (

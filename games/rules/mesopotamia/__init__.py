@@ -1,8 +1,9 @@
 """Mesopotamia (Klaus-Jürgen Wrede, Phalanx 2005 / Mayfair), for 2 to 4 players.
 
-Sources: the one-page rule summary (shared/seeds/004_5ecc9b39b308302a.txt, "[text]") and our
-spec (shared/specs/mesopotamia.md, "[spec]"); "[code]" marks what this package decided
-where both are silent.
+Sources: the published one-page rule summary ("[text]", as summarised in
+docs/rules/mesopotamia.md) and our decisions where it is silent ("[spec]", listed in the
+decisions table of docs/rules/mesopotamia.md); "[code]" marks what this package decided where
+both are silent (listed in the same table).
 
 Move notation (one small step per move; tribes are named by colour letter and number,
 b1..b8 blue, y1.. yellow, g1.. green, r1.. red; tiles by axial coordinates "q,r" with the
