@@ -14,7 +14,7 @@ from django.core import validators
 from django.db.models import Q, QuerySet
 
 from accounts.models import TIME_ZONE_CHOICES, VACATION_DAYS_PER_YEAR, User, is_time_zone
-from games import webhooks
+from config import webhooks
 
 WEBHOOK_CONTROL_CHARACTERS = "A web address may not contain control characters: copy it again from the chat's settings."
 UNKNOWN_TIME_ZONE = "That is not a time zone we know: choose yours from the list."
@@ -154,7 +154,7 @@ class ProfileForm(FocusFirstRefused, forms.ModelForm):
         offer_current_zone(self)
 
     def clean_webhook_url(self) -> str:
-        # Django's check lets control characters through; no request could carry them (games.webhooks).
+        # Django's check lets control characters through; no request could carry them (config.webhooks).
         url = self.cleaned_data["webhook_url"]
         if webhooks.NOT_IN_A_REQUEST.search(url):
             raise forms.ValidationError(WEBHOOK_CONTROL_CHARACTERS)

@@ -1,7 +1,5 @@
 from __future__ import annotations
 
-from datetime import timedelta
-
 from allauth.account.adapter import get_adapter
 from allauth.account.views import EmailView
 from django.conf import settings
@@ -15,21 +13,16 @@ from django.utils import timezone
 from django.utils.http import content_disposition_header
 from django.views.decorators.cache import never_cache
 from django.views.decorators.csrf import csrf_exempt
-from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django.views.decorators.http import require_GET, require_http_methods
 from django_htmx.http import HttpResponseClientRefresh
 
-from accounts import export, unsubscribe
+from accounts import export, signals, unsubscribe
 from accounts.forms import CloseAccountForm, ProfileForm, VacationForm
 from accounts.models import User
 from accounts.services import user_close_own
 from config import limits
-from games import services
-from games.models import Notification
 
 PROFILE_SAVED = "Your profile is saved."
-VACATION_STARTED = "Enjoy your vacation: your clocks are stopped."
-VACATION_ENDED = "Welcome back: your clocks run again."
-NOT_ON_VACATION = "You are not on vacation, so nothing changed: your clocks are running."
 BAD_LINK = "This unsubscribe link is not valid."
 UNSUBSCRIBED = "Done: you will get no more {topic}."
 ALREADY_UNSUBSCRIBED = "You are unsubscribed already: you get no {topic}."
@@ -39,30 +32,17 @@ OUT_OF_DATE = (
 )
 
 
-def _failures_to_show(user: User):
-    """The last failed deliveries that still concern the current email address and webhook URL."""
-    failures = Notification.objects.filter(
-        user=user,
-        outcome=Notification.Outcome.FAILED,
-        sent_at__gte=timezone.now() - timedelta(days=settings.FAILURES_SHOWN_DAYS),
-    )
-    if user.email_changed_at:
-        failures = failures.exclude(channel=Notification.Channel.EMAIL, sent_at__lt=user.email_changed_at)
-    if user.webhook_changed_at:
-        failures = failures.exclude(channel=Notification.Channel.WEBHOOK, sent_at__lt=user.webhook_changed_at)
-    return failures.order_by("-sent_at")[:5]
-
-
-def _profile_context(request, form, vacation_form) -> dict:
+def profile_page(request, *, form: ProfileForm | None = None, vacation_form=None, status: int = 200):
+    """The profile, with a refused form's errors (the vacation's too, whose view is the clocks')."""
     user = request.user
-    return {
-        "form": form,
-        "vacation_form": vacation_form,
+    context = {
+        "form": form or ProfileForm(instance=user),
+        "vacation_form": vacation_form or VacationForm(),
         "on_vacation": user.vacation_until is not None and user.vacation_until > timezone.now(),
         "vacation_days_left": user.vacation_days_left(timezone.now()),
-        "failures": _failures_to_show(user),
         "keep_days": settings.NOTIFICATIONS_KEEP_DAYS,  # what "Download my data" holds of them
     }
+    return render(request, "accounts/profile.html", context, status=status)
 
 
 @never_cache  # Back after signing out must not show the address, the time zone or the vacation
@@ -74,40 +54,12 @@ def profile(request):
     if request.method == "POST":
         if form.is_valid():
             form.save()
-            services.notification_settings_changed(user_id=request.user.pk)
+            signals.notification_settings_changed.send(User, user_id=request.user.pk)
             messages.success(request, PROFILE_SAVED)
             return redirect("profile")
         request.user.refresh_from_db()  # is_valid() wrote the refused values onto it; the page shows what is stored
-        return render(request, "accounts/profile.html", _profile_context(request, form, VacationForm()), status=400)
-    return render(request, "accounts/profile.html", _profile_context(request, form, VacationForm()))
-
-
-@login_required
-@require_POST
-def vacation(request):
-    if "end" in request.POST:
-        if request.user.vacation_until is None:  # a page from before the vacation ended (or another tab)
-            messages.info(request, NOT_ON_VACATION)
-            return redirect("profile")
-        services.vacation_end(user_id=request.user.pk)
-        messages.success(request, VACATION_ENDED)
-        return redirect("profile")
-    form = VacationForm(request.POST)
-    if form.is_valid():
-        try:
-            services.vacation_start(user_id=request.user.pk, days=form.cleaned_data["days"])
-        except services.ServiceError as error:
-            form.add_error("days", error.message)
-        else:
-            messages.success(request, VACATION_STARTED)
-            return redirect("profile")
-    request.user.refresh_from_db()
-    return render(
-        request,
-        "accounts/profile.html",
-        _profile_context(request, ProfileForm(instance=request.user), form),
-        status=400,
-    )
+        return profile_page(request, form=form, status=400)
+    return profile_page(request, form=form)
 
 
 # 200 long matches (64,000 moves) took a web process about a second to write: 15 MB, 1 MB gzipped. A few
@@ -188,7 +140,7 @@ def unsubscribe_view(request, token: str):
         )
     field, stopped = unsubscribe.STOPS[topic]
     User.objects.filter(pk=user_id).update(**{field: stopped})
-    services.notification_settings_changed(user_id=user_id)
+    signals.notification_settings_changed.send(User, user_id=user_id)
     if request.POST.get("List-Unsubscribe") == "One-Click":
         return HttpResponse("Unsubscribed.", content_type="text/plain")
     return render(

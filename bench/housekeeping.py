@@ -1,4 +1,4 @@
-"""What the daily clearing (``games.tasks.clear_expired``) costs on a big backlog, and what a
+"""What the daily clearing (``housekeeping.tasks.clear_expired``) costs on a big backlog, and what a
 sign-in's cache write costs before and after it.
 
     python bench/housekeeping.py [--rows N]
@@ -36,8 +36,9 @@ from django.db import connection, transaction
 from django.utils import timezone
 
 from bench.site import table, throwaway_database
-from games import housekeeping, tasks
-from games.models import Notification
+from housekeeping import clearing
+from housekeeping import tasks as housekeeping_tasks
+from notifications.models import Notification
 from tests.conftest import make_user
 
 LIVE = 100  # live rows of each kind, which must stay
@@ -97,7 +98,7 @@ def plan(queryset) -> str:
     """The database's plan for one batch's selection, on one line."""
     selection = queryset.select_for_update(skip_locked=True).order_by().values_list("pk", flat=True)
     with transaction.atomic():
-        lines = selection[: housekeeping.BATCH].explain().splitlines()
+        lines = selection[: clearing.BATCH].explain().splitlines()
     return "\n    ".join(line.split("  (cost")[0] for line in lines)
 
 
@@ -107,30 +108,29 @@ def main() -> None:
     args = parser.parse_args()
     with throwaway_database() as database:
         print(
-            f"Database: {database}; {args.rows} expired rows of each kind, {LIVE} live, "
-            f"batches of {housekeeping.BATCH}\n"
+            f"Database: {database}; {args.rows} expired rows of each kind, {LIVE} live, batches of {clearing.BATCH}\n"
         )
         began = time.perf_counter()
         fill(args.rows)
         print(f"Filled in {time.perf_counter() - began:.1f} s\n")
         print("Plans of one batch's selection:")
-        print(f"  sessions:\n    {plan(housekeeping.expired_sessions())}")
-        print(f"  notifications:\n    {plan(housekeeping.old_notifications())}\n")
+        print(f"  sessions:\n    {plan(clearing.expired_sessions())}")
+        print(f"  notifications:\n    {plan(clearing.old_notifications())}\n")
 
         write_before = cache_write_ms()
         rows, total = [], 0.0
         for name, clear in [
-            ("sessions", housekeeping.expired_sessions_clear),
-            ("cache rows", housekeeping.expired_cache_clear),
-            ("notifications", housekeeping.old_notifications_clear),
+            ("sessions", clearing.expired_sessions_clear),
+            ("cache rows", clearing.expired_cache_clear),
+            ("notifications", clearing.old_notifications_clear),
         ]:
             count, seconds = timed(clear)
-            batches = -(-count // housekeeping.BATCH)
+            batches = -(-count // clearing.BATCH)
             rows.append([name, str(count), f"{seconds:.2f} s", f"{seconds / max(batches, 1) * 1000:.1f} ms"])
             total += seconds
         print(table(["cleared", "rows", "time", "per batch"], rows))
         write_after = cache_write_ms()
-        again, second = timed(tasks.clear_expired)
+        again, second = timed(housekeeping_tasks.clear_expired)
         print(
             f"\nOne run: {total:.2f} s; a second run (the whole task) found {sum(again.values())} rows "
             f"in {second * 1000:.0f} ms"

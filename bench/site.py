@@ -50,7 +50,8 @@ from django.utils import timezone
 from bench import mancala_ai
 from config.celery import app as celery_app
 from games.engine import get_game
-from games.models import Match, Notification, Status
+from games.models import Match, Status
+from notifications.models import Notification
 from tests.conftest import make_user, start_match
 from tests.games.test_views import play_moves
 

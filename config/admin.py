@@ -1,4 +1,5 @@
-"""The admin site: Django's, with a plain-words refusal of a changelist action whose rows are no rows."""
+"""The admin site: Django's, with a plain-words refusal of a changelist action whose rows are no rows,
+and no filter on a field that holds a secret."""
 
 from __future__ import annotations
 
@@ -23,6 +24,20 @@ class CheckedSelection:
             self.message_user(request, NO_SUCH_ROWS, messages.ERROR)
             return None  # Django then redirects back to the list, which shows the message
         return super().response_action(request, queryset, *args, **kwargs)
+
+
+class SecretsNotFiltered:
+    """Django's admin lets any address filter on any field of the model (``?seed__gte=…``),
+    which answers yes or no about a value the page does not show: a match's seed could be
+    found by halving, a hidden offering by trying its six values. Those fields take no
+    filter here."""
+
+    secret_fields: tuple[str, ...] = ()
+
+    def lookup_allowed(self, lookup, value, request):
+        if lookup.split("__")[0] in self.secret_fields:
+            return False
+        return super().lookup_allowed(lookup, value, request)
 
 
 class BoardgamesAdminSite(admin.AdminSite):

@@ -82,8 +82,12 @@ INSTALLED_APPS = [
     "allauth",
     "allauth.account",
     "django_htmx",
+    # Each app knows only those above it: chat and notifications hear games through its signals.
     "accounts",
     "games",
+    "chat",
+    "notifications",
+    "housekeeping",
 ]
 
 MIDDLEWARE = [
@@ -203,7 +207,7 @@ ACCOUNT_DEFAULT_HTTP_PROTOCOL = SITE_URL.split(":", 1)[0]
 # Player webhooks may reach loopback or private addresses (a local test server) only in development.
 WEBHOOK_ALLOW_PRIVATE_ADDRESSES = env_flag("WEBHOOK_ALLOW_PRIVATE_ADDRESSES", DEBUG)
 DEFAULT_FROM_EMAIL = env("DEFAULT_FROM_EMAIL", f"{SITE_NAME} <noreply@boardgames.invalid>")
-# Staff addresses, comma-separated: a message a player reports is emailed there (games.services.report_staff_tell).
+# Staff addresses, comma-separated: a message a player reports is emailed there (chat.services.report_staff_tell).
 # None set: reports are only listed in the admin.
 MANAGERS = env_list("MANAGERS")
 # Where the development backend writes every email (no EMAIL_HOST), kept MAIL_FILES_KEEP_DAYS.
@@ -273,14 +277,14 @@ CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
 CELERY_BEAT_SCHEDULE = {
     # Sweeps pick up whatever a lost or failed task left behind and apply what is due,
     # each with indexed queries on rows with due times (see games/tasks.py).
-    "relay-notifications": {"task": "games.tasks.sweep_notifications", "schedule": 30.0},
-    "tell-staff-of-reports": {"task": "games.tasks.sweep_reports", "schedule": 60.0},
+    "relay-notifications": {"task": "notifications.tasks.sweep_notifications", "schedule": 30.0},
+    "tell-staff-of-reports": {"task": "chat.tasks.sweep_reports", "schedule": 60.0},
     "apply-timeouts": {"task": "games.tasks.sweep_deadlines", "schedule": 60.0},
     "end-vacations": {"task": "games.tasks.sweep_vacations", "schedule": 300.0},
     "wake-waiting-ai-seats": {"task": "games.tasks.sweep_ai_turns", "schedule": 60.0},
     "expire-open-matches": {"task": "games.tasks.sweep_open_matches", "schedule": 600.0},
     # Once a day, at a quiet hour (UTC): expired sessions and cache rows, old notifications and mail files.
-    "clear-expired": {"task": "games.tasks.clear_expired", "schedule": crontab(hour=3, minute=30)},
+    "clear-expired": {"task": "housekeeping.tasks.clear_expired", "schedule": crontab(hour=3, minute=30)},
 }
 # A match still waiting for players this many days after it was created, or after a seat was last
 # taken or an invitation accepted (a match that is filling up lives on), is cancelled: an
@@ -308,13 +312,13 @@ if NOTIFICATIONS_KEEP_DAYS < FAILURES_SHOWN_DAYS:
 MAIL_FILES_KEEP_DAYS = env_int("MAIL_FILES_KEEP_DAYS", 14)
 if MAIL_FILES_KEEP_DAYS < 1:
     refuse_to_start(f"MAIL_FILES_KEEP_DAYS must be at least 1, not {MAIL_FILES_KEEP_DAYS}.")
-# A player told of a message in their match is told this long after it (games.services.message_post):
+# A player told of a message in their match is told this long after it (chat.services.message_post):
 # the messages written meanwhile come in the same email, and one read on the match page by then in none.
 MESSAGE_NOTICE_DELAY_SECONDS = env_int("MESSAGE_NOTICE_DELAY_SECONDS", 120)
 if MESSAGE_NOTICE_DELAY_SECONDS < 0:
     refuse_to_start(f"MESSAGE_NOTICE_DELAY_SECONDS must be 0 or more, not {MESSAGE_NOTICE_DELAY_SECONDS}.")
 
-# --- what one player may ask of the others (games.services.match_create; staff are not limited) ----------
+# --- what one player may ask of the others (games.services.match_create; staff are not limited) ---------------------
 # Far above what anyone playing needs (correspondence matches wait days for players), low enough that one
 # player cannot fill the lobby or another player's inbox: every invitation is an email.
 # Matches a player created that still wait for players (open challenges and unanswered invitations);
@@ -324,10 +328,10 @@ OPEN_MATCHES_PER_PLAYER = 20
 PENDING_INVITATIONS_TO_ONE_PLAYER = 3
 # Invitations one player sends (rematches that invite included) in any 24 hours.
 INVITATIONS_PER_DAY = 50
-# Messages one player writes in matches (games.services.message_post) in any minute: a conversation
+# Messages one player writes in matches (chat.services.message_post) in any minute: a conversation
 # never needs more, and the others' pages redraw with each one.
 MESSAGES_PER_MINUTE = 10
-# Messages one player reports to staff (games.services.message_report) in any hour: each first report
+# Messages one player reports to staff (chat.services.message_report) in any hour: each first report
 # of a message is an email to staff.
 REPORTS_PER_HOUR = 10
 

@@ -15,4 +15,5 @@ urlpatterns = [
     path("accounts/", include("allauth.urls")),
     path("accounts/", include("accounts.urls")),
     path("", include("games.urls")),
+    path("", include("chat.urls")),
 ]

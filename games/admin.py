@@ -1,5 +1,8 @@
 """Staff find, inspect and manage matches. Nothing here writes a match directly: the
-actions call the same services as the site."""
+actions call the same services as the site.
+
+Chat and notifications add their parts to a match's page (its messages, its notifications and
+"Send again") by extending ``MatchAdmin`` in their own admin modules and registering it again."""
 
 from __future__ import annotations
 
@@ -8,33 +11,22 @@ import re
 
 from django import forms
 from django.contrib import admin, messages
-from django.contrib.admin import ActionLocation, helpers
+from django.contrib.admin import ActionLocation
 from django.contrib.auth import get_permission_codename
-from django.db.models import Count, Exists, OuterRef, Prefetch, Q, Subquery
-from django.db.models.functions import Coalesce
+from django.db.models import Exists, OuterRef, Prefetch, Q
 from django.shortcuts import render
 from django.template.defaultfilters import pluralize
 from django.urls import reverse
-from django.utils.html import format_html
+from django.utils.html import format_html, format_html_join
 from django.utils.text import smart_split, unescape_string_literal
 
+from accounts.admin import UserAdmin
 from accounts.models import User
-from games import selectors, services
+from config.admin import SecretsNotFiltered
+from games import services
 from games.engine import all_games
-from games.models import (
-    STATUS_TRANSITIONS,
-    Match,
-    MatchEvent,
-    Message,
-    MessageReport,
-    MoveRecord,
-    Notification,
-    Seat,
-    Status,
-    names_in_words,
-    scores_by_name,
-    seat_names,
-)
+from games.models import STATUS_TRANSITIONS, Match, MatchEvent, MoveRecord, Seat, Status
+from games.naming import names_in_words, scores_by_name, seat_names
 from games.templatetags.clocks import duration, local_time
 
 
@@ -124,20 +116,6 @@ class NotationAfterTheEnd:
         return NOTATION_HIDDEN if STATUS_TRANSITIONS[record.match.status] else record.notation
 
 
-class SecretsNotFiltered:
-    """Django's admin lets any address filter on any field of the model (``?seed__gte=…``),
-    which answers yes or no about a value the page does not show: a match's seed could be
-    found by halving, a hidden offering by trying its six values. Those fields take no
-    filter here."""
-
-    secret_fields: tuple[str, ...] = ()
-
-    def lookup_allowed(self, lookup, value, request):
-        if lookup.split("__")[0] in self.secret_fields:
-            return False
-        return super().lookup_allowed(lookup, value, request)
-
-
 class MoveRecordInline(NotationAfterTheEnd, ReadOnlyInline):
     model = MoveRecord
     latest = 50
@@ -160,94 +138,6 @@ class MatchEventInline(ReadOnlyInline):
 
     def get_queryset(self, request):
         return super().get_queryset(request).select_related("actor")
-
-
-def with_report_count(messages):
-    """Messages with how many times they were reported (``report_count``), in their own query."""
-    counted = (
-        MessageReport.objects.filter(message=OuterRef("pk"))
-        .order_by()
-        .values("message")
-        .annotate(count=Count("pk"))
-        .values("count")
-    )
-    return messages.annotate(report_count=Coalesce(Subquery(counted), 0))
-
-
-class ReportCount:
-    @admin.display(description="reports", ordering="report_count")
-    def report_count(self, message: Message) -> int:
-        return message.report_count
-
-
-class MessageInline(ReportCount, admin.TabularInline):
-    """The players' messages, read-only but for ``hidden``: staff tick it to remove one from the match
-    page (its author and time stay), through the service (MatchAdmin.save_formset)."""
-
-    model = Message
-    extra = 0
-    can_delete = False
-    latest = 50
-    verbose_name_plural = "latest messages between the players"
-    fields = ("created_at", "author", "after_move", "text", "report_count", "hidden")
-    readonly_fields = ("created_at", "author", "after_move", "text", "report_count")
-
-    def has_add_permission(self, request, obj=None):
-        return False
-
-    def has_view_permission(self, request, obj=None):
-        return super().has_view_permission(request, obj) or may_see_matches(request)
-
-    def get_queryset(self, request):
-        return with_report_count(super().get_queryset(request).select_related("author"))
-
-
-RESEND_FORM = "resend-notification"  # the form that each row's "Send again" button posts (a match's page, the list)
-
-
-def send_again_button(notification: Notification, name: str) -> str:
-    """A row's "Send again", only where sending it again makes sense (``services.resend_refusal``,
-    whose words the dash shows on hover): a notice still waiting for its time, out of date, or
-    to a player who no longer wants it offered a button that could only be refused."""
-    if refusal := services.resend_refusal(notification):
-        return format_html('<span title="{}">-</span>', refusal)
-    return format_html(
-        '<button type="submit" form="{}" name="{}" value="{}" class="button">Send again</button>',
-        RESEND_FORM,
-        name,
-        notification.pk,
-    )
-
-
-class NotificationInline(ReadOnlyInline):
-    model = Notification
-    latest = 50
-    verbose_name_plural = "latest notifications"
-    fields = (
-        "created_at",
-        "user",
-        "kind",
-        "channel",
-        "subject",
-        "due_at",
-        "sent_at",
-        "outcome",
-        "attempts",
-        "last_error",
-    )
-    readonly_fields = (*fields, "send_again")
-    part_of_the_match = False  # the outbox, with its own list and permission
-
-    def get_fields(self, request, obj=None):
-        may_resend = self.admin_site.get_model_admin(Notification).has_resend_permission(request)
-        return (*self.fields, "send_again") if may_resend else self.fields
-
-    @admin.display(description="send again")
-    def send_again(self, notification: Notification) -> str:
-        return send_again_button(notification, "notification")
-
-    def get_queryset(self, request):
-        return selectors.with_resend_facts(super().get_queryset(request).select_related("user"))
 
 
 SEAT_HELP = "Seat number, from 1 (with several matches chosen, the same seat in each)."
@@ -350,8 +240,8 @@ class MatchAdmin(SecretsNotFiltered, admin.ModelAdmin):
         "position",
         "whole_log",
     )
-    inlines = [SeatInline, MoveRecordInline, MatchEventInline, MessageInline, NotificationInline]
-    actions = ["abort_matches", "replace_seat_by_ai", "extend_deadline", "resend_notification"]
+    inlines = [SeatInline, MoveRecordInline, MatchEventInline]
+    actions = ["abort_matches", "replace_seat_by_ai", "extend_deadline"]
 
     def get_queryset(self, request):
         return (
@@ -390,11 +280,8 @@ class MatchAdmin(SecretsNotFiltered, admin.ModelAdmin):
 
     def change_view(self, request, object_id, form_url="", extra_context=None):
         # Every field is read-only (staff act through the actions): Save buttons would save nothing,
-        # but for the messages' "hidden" boxes, where staff may change messages.
-        boxes = (
-            request.user.has_perm("games.change_message")
-            and Message.objects.filter(match_id=object_id if str(object_id).isdigit() else None).exists()
-        )
+        # unless an inline another app adds has something staff may change (chat: "hidden" boxes).
+        boxes = self.saves_on_its_page(request, object_id)
         hidden = {"show_save": boxes, "show_save_and_continue": boxes, "show_save_and_add_another": False}
         return super().change_view(request, object_id, form_url, {**(extra_context or {}), **hidden})
 
@@ -402,19 +289,9 @@ class MatchAdmin(SecretsNotFiltered, admin.ModelAdmin):
         """Nothing of the match is edited here (every field is read-only): saving its row would write
         back the position this page read over a move made meanwhile."""
 
-    def save_formset(self, request, form, formset, change):
-        """Only the messages' "hidden" boxes can change here, each through the service (open pages redraw);
-        the other inlines are read-only, and their forms save nothing."""
-        if formset.model is not Message:
-            return super().save_formset(request, form, formset, change)
-        formset.new_objects, formset.deleted_objects, formset.changed_objects = [], [], []  # for the History
-        for message_form in formset.forms:
-            if message_form.instance.pk and "hidden" in message_form.changed_data:
-                message = services.message_hide(
-                    message_id=message_form.instance.pk, hidden=message_form.cleaned_data["hidden"]
-                )
-                formset.changed_objects.append((message, ["hidden"]))
-        return None
+    def saves_on_its_page(self, request, object_id) -> bool:
+        """Whether a match's page has anything for Save to save (nothing here: every field is read-only)."""
+        return False
 
     def render_change_form(self, request, context, add=False, change=False, form_url="", obj=None):
         # Each action the match allows is a button of its own (match_tools); Django's drop-down of
@@ -424,7 +301,6 @@ class MatchAdmin(SecretsNotFiltered, admin.ModelAdmin):
             action_form=None,
             action_field=self._action_field_on_its_page(),
             match_tools=self.match_tools(obj, allowed),
-            resend_form=RESEND_FORM if "resend_notification" in allowed else None,
         )
         return super().render_change_form(request, context, add, change, form_url, obj)
 
@@ -459,23 +335,24 @@ class MatchAdmin(SecretsNotFiltered, admin.ModelAdmin):
             kwargs["queryset"] = kwargs["queryset"].filter(pk__in=list(newest[: inline.latest]))
         return kwargs
 
+    def whole_log_links(self, match) -> list[tuple[str, int, str]]:
+        """The lists that hold all of a match's rows its page shows the latest of: (list, count, noun)."""
+        moves = MoveRecord.objects.filter(match=match).count()
+        return [(reverse("admin:games_moverecord_changelist"), moves, "move")]
+
     @admin.display(description="whole log")
     def whole_log(self, match):
-        moves = MoveRecord.objects.filter(match=match).count()
-        notes = Notification.objects.filter(match=match).count()
-        return format_html(
-            '<a href="{}?match__id__exact={}">All {} move{}</a> · '
-            '<a href="{}?match__id__exact={}">all {} notification{}</a> (this page lists the latest {} of each)',
-            reverse("admin:games_moverecord_changelist"),
-            match.pk,
-            moves,
-            pluralize(moves),
-            reverse("admin:games_notification_changelist"),
-            match.pk,
-            notes,
-            pluralize(notes),
-            MoveRecordInline.latest,
+        links = self.whole_log_links(match)
+        listed = format_html_join(
+            " · ",
+            '<a href="{}?match__id__exact={}">{} {} {}{}</a>',
+            (
+                (url, match.pk, "All" if index == 0 else "all", count, noun, pluralize(count))
+                for index, (url, count, noun) in enumerate(links)
+            ),
         )
+        each = " of each" if len(links) > 1 else ""
+        return format_html("{} (this page lists the latest {}{})", listed, MoveRecordInline.latest, each)
 
     @admin.display(description="result")
     def result_in_words(self, match):
@@ -591,173 +468,6 @@ class MatchAdmin(SecretsNotFiltered, admin.ModelAdmin):
 
         return self._form_action(request, queryset, ReplaceSeatForm, self.replace_seat_by_ai, replace)
 
-    @admin.action(description="Send a notification again", permissions=["resend"], location=ActionLocation.CHANGE_FORM)
-    def resend_notification(self, request, queryset):
-        """The notifications list's own action, for the row whose button was pressed on the match's page."""
-        chosen = [pk for pk in request.POST.getlist("notification") if pk.isdigit()]
-        notifications = self.admin_site.get_model_admin(Notification)
-        return notifications.resend(request, Notification.objects.filter(match__in=queryset, pk__in=chosen))
-
-    def has_resend_permission(self, request):
-        return self.admin_site.get_model_admin(Notification).has_resend_permission(request)
-
-
-@admin.register(Notification)
-class NotificationAdmin(admin.ModelAdmin):
-    show_full_result_count = False  # filtered to a match, no second count of the whole table
-    list_display = (
-        "created_at",
-        "user",
-        "kind",
-        "channel",
-        "match",
-        "subject",
-        "due_at",
-        "sent_at",
-        "outcome",
-        "attempts",
-        "last_error",
-    )
-    list_filter = ("kind", "channel", "outcome", ("sent_at", admin.EmptyFieldListFilter))
-    search_fields = ("user__username", "user__email", "subject", "=match__id")
-    readonly_fields = (
-        "user",
-        "match",
-        "kind",
-        "channel",
-        "subject",
-        "body",
-        "created_at",
-        "due_at",
-        "claimed_until",
-        "sent_at",
-        "outcome",
-        "attempts",
-        "last_error",
-    )
-    actions = ["resend"]
-
-    def get_queryset(self, request):
-        return selectors.with_resend_facts(super().get_queryset(request))
-
-    def get_list_display(self, request):
-        return (*self.list_display, "send_again") if self.has_resend_permission(request) else self.list_display
-
-    def changelist_view(self, request, extra_context=None):
-        # The form each row's "Send again" posts, outside the list's own form (forms do not nest).
-        resend = {"resend_form": RESEND_FORM} if self.has_resend_permission(request) else {}
-        return super().changelist_view(request, {**(extra_context or {}), **resend})
-
-    @admin.display(description="send again")
-    def send_again(self, notification: Notification) -> str:
-        return send_again_button(notification, helpers.ACTION_CHECKBOX_NAME)
-
-    # The outbox is a record of what was sent: staff read it and resend, never edit or
-    # delete a row (a "resent from" set by hand would skip the checks before sending).
-    def has_add_permission(self, request):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
-
-    def has_resend_permission(self, request):
-        # Rows are never edited here, but the "change" permission is what staff are given to act on them.
-        return request.user.has_perm("games.change_notification")
-
-    @admin.action(description="Send the selected notifications again", permissions=["resend"])
-    def resend(self, request, queryset):
-        queued = 0
-        for notification in queryset.select_related("user", "match"):
-            what = f"{notification.get_kind_display()} to {notification.user.public_name}"
-            try:
-                copy = services.notification_resend(notification_id=notification.pk)
-            except services.ServiceError as error:
-                # Named as the list shows it: an id alone told staff nothing.
-                about = f" about {notification.match}" if notification.match_id else ""
-                self.message_user(
-                    request, f"Notification {notification.pk} ({what}{about}): {error.message}", messages.WARNING
-                )
-            else:
-                queued += 1
-                self.log_change(request, notification, f"Sent again, as notification {copy.pk}.")
-                if notification.match_id:  # and in the match's History, with what else staff did to it
-                    self.log_change(
-                        request,
-                        notification.match,
-                        f"Notification {notification.pk} ({what}) sent again, as notification {copy.pk}.",
-                    )
-        self.message_user(
-            request, f"{queued} notification{pluralize(queued)} queued again, to be sent as they were written."
-        )
-
-
-class ReportedFilter(admin.SimpleListFilter):
-    title = "reported"
-    parameter_name = "reported"
-
-    def lookups(self, request, model_admin):
-        return [("yes", "Yes"), ("no", "No")]
-
-    def queryset(self, request, queryset):
-        reported = Exists(MessageReport.objects.filter(message=OuterRef("pk")))
-        if self.value() == "yes":
-            return queryset.filter(reported)
-        if self.value() == "no":
-            return queryset.exclude(reported)
-        return queryset
-
-
-class MessageReportInline(ReadOnlyInline):
-    """Who reported the message, when and why (the reported player never learns who)."""
-
-    model = MessageReport
-    verbose_name_plural = "reports by players"
-    fields = ("created_at", "reporter", "reason", "staff_told_at")
-    readonly_fields = fields
-
-    def get_queryset(self, request):
-        return super().get_queryset(request).select_related("reporter")
-
-
-@admin.register(Message)
-class MessageAdmin(ReportCount, admin.ModelAdmin):
-    """Every message between players, to find one by its words or its author, or those players
-    reported; ``hidden`` is the one thing staff change (through the service, so that open pages
-    redraw)."""
-
-    show_full_result_count = False
-    list_display = ("created_at", "match", "author", "after_move", "text_start", "report_count", "hidden")
-    list_editable = ("hidden",)
-    list_filter = ("hidden", ReportedFilter)
-    inlines = [MessageReportInline]
-    search_fields = ("text", "author__username", "author__display_name", "=match__id")
-    search_help_text = "Words of the message, its author's username or display name, or a match's number."
-    fields = ("match", "author", "after_move", "created_at", "text", "hidden")
-    readonly_fields = ("match", "author", "after_move", "created_at", "text")
-
-    def get_queryset(self, request):
-        # A match's name only: its state (kilobytes) stays unread.
-        return with_report_count(super().get_queryset(request).select_related("match", "author").defer("match__state"))
-
-    @admin.display(description="text")
-    def text_start(self, message: Message) -> str:
-        return message.text if len(message.text) <= 80 else message.text[:79] + "…"
-
-    def has_view_permission(self, request, obj=None):
-        return super().has_view_permission(request, obj) or may_see_matches(request)
-
-    def has_add_permission(self, request):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
-
-    def save_model(self, request, obj, form, change):
-        services.message_hide(message_id=obj.pk, hidden=obj.hidden)
-
 
 @admin.register(MoveRecord)
 class MoveRecordAdmin(NotationAfterTheEnd, SecretsNotFiltered, admin.ModelAdmin):
@@ -788,3 +498,55 @@ class MoveRecordAdmin(NotationAfterTheEnd, SecretsNotFiltered, admin.ModelAdmin)
 
     def has_delete_permission(self, request, obj=None):
         return False
+
+
+MATCHES_NAMED = 10  # per player refused deletion; the rest are counted
+
+
+admin.site.unregister(User)
+
+
+@admin.register(User)
+class PlayerAdmin(UserAdmin):
+    """The players' admin (``accounts.admin``), knowing their matches."""
+
+    def get_deleted_objects(self, objs, request):
+        """A player who ever had a seat (or whose seat the AI took over) cannot be deleted: the
+        seat protects them, and the matches' move logs, results and replays name them for the
+        other players. Django only said staff had "no permission to delete notification" (the
+        outbox is read-only), without a word about matches; it now lists each player's matches,
+        and the delete pages (admin/accounts/user/) say to deactivate the account instead."""
+        seats = (
+            Seat.objects.filter(Q(user__in=objs) | Q(former_user__in=objs))
+            .select_related("match")
+            .only("user_id", "former_user_id", "match__id", "match__game", "match__status")
+            .order_by("-match")
+        )
+        if not seats:
+            return super().get_deleted_objects(objs, request)
+        played = []
+        for user in objs:
+            matches = [seat.match for seat in seats if user.pk in (seat.user_id, seat.former_user_id)]
+            if matches:
+                played.append(self._matches_played(user, matches))
+        return [], {}, set(), played
+
+    @staticmethod
+    def _matches_played(user: User, matches: list) -> str:
+        """ "Alice: Mancala #4 (in play), Mecca #2 (finished)", newest first, each a link to its page."""
+        named = format_html_join(
+            ", ",
+            '<a href="{}">{}</a> ({})',
+            (
+                (reverse("admin:games_match_change", args=[match.pk]), match, match.get_status_display().lower())
+                for match in matches[:MATCHES_NAMED]
+            ),
+        )
+        more = len(matches) - MATCHES_NAMED
+        return format_html(
+            '<a href="{}">{}</a>: {}{}',
+            reverse("admin:accounts_user_change", args=[user.pk]),
+            user.public_name,
+            named,
+            f" and {more} more" if more > 0 else "",
+        )

@@ -1,4 +1,4 @@
-"""Matches, their seats, the append-only move log, status events and the email outbox.
+"""Matches, their seats, the append-only move log and status events.
 
 Games themselves have no tables: a match stores its game's slug, options and the
 game's own JSON state, and ``version`` counts the moves applied (the optimistic lock).
@@ -6,12 +6,10 @@ game's own JSON state, and ``version`` counts the moves applied (the optimistic 
 
 from __future__ import annotations
 
-import re
-from collections import Counter
-
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.urls import reverse
 from django.utils import timezone
 
 from games.boards import options_label
@@ -49,7 +47,8 @@ DAYS_PER_MOVE_CHOICES = (1, 2, 3, 5, 7, 14)
 
 
 def now():
-    """``timezone.now()`` looked up at each call, so tests that move the clock move defaults too."""
+    """``timezone.now()`` looked up at each call, so tests that move the clock move defaults too
+    (the outbox's ``due_at``; its migrations name this function)."""
     return timezone.now()
 
 
@@ -110,6 +109,9 @@ class Match(models.Model):
 
     def __str__(self) -> str:
         return f"{self.game_obj.name} #{self.pk}"
+
+    def get_absolute_url(self) -> str:
+        return reverse("match_detail", args=[self.pk])
 
     @property
     def game_obj(self):
@@ -250,100 +252,8 @@ class Seat(models.Model):
         return f"AI ({self.match.game_obj.ai_levels.get(level, level)})"
 
 
-def seat_names(seats: list[Seat]) -> dict[int, str]:
-    """Each seat's name for a sentence, with its number where seats share a name (three
-    "AI (Strong)" seats), so that "... wins" always says who."""
-    return _told_apart({seat.number: seat.occupant_name for seat in seats})
-
-
-def _told_apart(names: dict[int, str]) -> dict[int, str]:
-    count = Counter(names.values())
-    return {
-        number: name if count[name] == 1 else with_detail(name, f"player {number + 1}")
-        for number, name in names.items()
-    }
-
-
-def names_in_words(names: list[str]) -> str:
-    """ "A", "A and B", "A, B and C", as the match page lists names."""
-    return f"{', '.join(names[:-1])} and {names[-1]}" if len(names) > 1 else "".join(names)
-
-
-def scores_by_name(names: dict[int, str], scores: list[int]) -> str:
-    """A result's scores with whose they are: "Alice 24, AI (Easy) 23"."""
-    return ", ".join(f"{names[number]} {points}" for number, points in enumerate(scores))
-
-
-def seat_names_at(
-    seats: list[Seat], moves: list[MoveRecord], level_changes: list[MatchEvent], ply: int
-) -> dict[int, str]:
-    """``seat_names`` as they were after ``ply`` moves: a seat the AI took over later still
-    bears its former player's name there, and an AI whose level staff changed later its
-    former level, as the log, written at the time, does. ``level_changes`` oldest first."""
-    names = {}
-    for seat in seats:
-        if seat.former_user_id is not None and _before_the_ai_moved(seat, moves, ply):
-            names[seat.number] = seat.former_user.public_name
-        elif seat.is_ai:
-            names[seat.number] = seat.ai_name(_ai_level_at(seat, level_changes, ply))
-        else:
-            names[seat.number] = seat.occupant_name
-    return _told_apart(names)
-
-
-def _before_the_ai_moved(seat: Seat, moves: list[MoveRecord], ply: int) -> bool:
-    first_ai = next((move.ply for move in moves if move.seat == seat.number and move.by_ai), None)
-    return first_ai is None or ply <= first_ai
-
-
-def _ai_level_at(seat: Seat, level_changes: list[MatchEvent], ply: int) -> int:
-    """A change made after move N counts from position N + 1 (position N shows move N, made
-    at the former level); one made before the first move counts from the start."""
-    for change in level_changes:
-        if change.seat == seat.number and ply < (change.ply + 1 if change.ply else 0):
-            return change.former_ai_level
-    return seat.ai_level
-
-
 def _days(count: int | None) -> str:
     return f"{count} day{'' if count == 1 else 's'}"
-
-
-PLAYER_NUMBER = re.compile(r"\bPlayer ([1-9])\b")  # how the Mancala and Jeexa engines name seats
-CAPITALISED = re.compile(r"\b([A-Z][a-z]+)\b('s)?")  # Mecca and Mesopotamia name a player by colour ("Green")
-SEAT_NUMBER = re.compile(r"(?:, player \d(?=\)$)| \(player \d\)$)")  # seat_names' way of telling same names apart
-
-
-def with_player_names(text: str, names: dict[int, str], colours: dict[int, str] | None = None) -> str:
-    """An engine's sentence with each "Player N" replaced by that seat's name ("Bob sows
-    tile 4"), as the seat list names players. Where the engine names players by colour,
-    ``colours`` gives each seat's colour words as the seat list shows them ("Yellow and
-    Green"): "Green places …" becomes "Bob (green) places …", or "AI (Easy, green) places …"
-    (the colour then tells three "AI (Easy)" seats apart), and "Blue's b2" becomes "Bob's b2".
-    A pilgrim's or piece's colour is written in small letters and stays."""
-    text = PLAYER_NUMBER.sub(lambda found: names.get(int(found[1]) - 1, found[0]), text)
-    owners = {word: seat for seat, words in (colours or {}).items() for word in words.split(" and ") if word}
-
-    def named(found: re.Match) -> str:
-        seat = owners.get(found[1])
-        if seat is None or seat not in names:
-            return found[0]
-        if found[2] and not names[seat].endswith(")"):
-            return f"{names[seat]}'s"
-        return with_colour(names[seat], found[1].lower()) + (found[2] or "")
-
-    return CAPITALISED.sub(named, text) if owners else text
-
-
-def with_colour(name: str, colour: str) -> str:
-    """A seat's name with its colour words: "Bob (red)", and "AI (Easy, red)", not
-    "AI (Easy, player 2, red)": the colour tells two AI (Easy) seats apart."""
-    return with_detail(SEAT_NUMBER.sub("", name), colour)
-
-
-def with_detail(name: str, detail: str) -> str:
-    """ "Bob (red)", and "AI (Easy, red)" rather than "AI (Easy) (red)"."""
-    return f"{name[:-1]}, {detail})" if name.endswith(")") else f"{name} ({detail})"
 
 
 class MoveRecord(models.Model):
@@ -392,115 +302,3 @@ class MatchEvent(models.Model):
 
     def __str__(self) -> str:
         return f"{self.from_status or '—'} → {self.to_status}: {self.reason}"
-
-
-class Message(models.Model):
-    """A line one player wrote to the others in a match; whoever may open the match reads it."""
-
-    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="messages")
-    # Closing an account keeps the row (its public name too); deleting a user, which staff could,
-    # keeps the message, written by "a former player".
-    author = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="match_messages"
-    )
-    text = models.TextField()  # at most MESSAGE_LENGTH characters: games.services.message_post
-    after_move = models.PositiveIntegerField(help_text="The match's version (moves played) when it was written.")
-    created_at = models.DateTimeField(auto_now_add=True)
-    hidden = models.BooleanField(
-        default=False, help_text="Removed by staff: the match page shows its author and time, not its text."
-    )
-
-    class Meta:
-        # The match page reads the latest 50 of one match, newest first, by this index.
-        indexes = [models.Index(fields=["match", "-id"], name="message_latest")]
-
-    def __str__(self) -> str:
-        return f"{self.author.public_name if self.author else 'A former player'} after move {self.after_move}"
-
-
-class MessageReport(models.Model):
-    """A player's word to staff that a message is out of place. Staff read it in the admin; the
-    reported player never learns who reported them."""
-
-    message = models.ForeignKey(Message, on_delete=models.CASCADE, related_name="reports")
-    reporter = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="message_reports")
-    reason = models.CharField(max_length=200, blank=True)  # as services.message_report checks it
-    created_at = models.DateTimeField(auto_now_add=True)
-    # Only a message's first report tells staff (services.report_staff_tell): when that email went out.
-    staff_told_at = models.DateTimeField(null=True, blank=True)
-
-    class Meta:
-        constraints = [models.UniqueConstraint(fields=["message", "reporter"], name="one_report_per_reporter")]
-
-    def __str__(self) -> str:
-        return f"Report of message {self.message_id}"
-
-
-class Notification(models.Model):
-    """The outbox: one message on one channel, written in the same transaction as what
-    causes it, due at ``due_at``, delivered by a task and, if that is lost or fails, by
-    the periodic sweep (the relay). Reminders, digests and notices of messages are rows due later."""
-
-    class Kind(models.TextChoices):
-        YOUR_TURN = "your_turn", "Your turn"
-        MATCH_OVER = "match_over", "Match over"
-        INVITATION = "invitation", "Invitation"
-        REMINDER = "reminder", "Reminder before the clock runs out"
-        TIMEOUT = "timeout", "Time ran out"
-        SEAT_TAKEN = "seat_taken", "Seat given to the AI"
-        EXTENSION = "extension", "More time from staff"
-        DIGEST = "digest", "Daily digest"
-        MESSAGE = "message", "New message"
-
-    class Channel(models.TextChoices):
-        EMAIL = "email", "Email"
-        WEBHOOK = "webhook", "Webhook"
-
-    class Outcome(models.TextChoices):
-        PENDING = "", "Pending"
-        SENT = "sent", "Sent"
-        SKIPPED = "skipped", "Not needed any more"
-        FAILED = "failed", "Failed for good"
-
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notifications")
-    match = models.ForeignKey(Match, on_delete=models.CASCADE, null=True, blank=True, related_name="notifications")
-    kind = models.CharField(max_length=20, choices=Kind.choices)
-    channel = models.CharField(max_length=8, choices=Channel.choices, default=Channel.EMAIL)
-    subject = models.CharField(max_length=200)
-    body = models.TextField()
-    created_at = models.DateTimeField(auto_now_add=True)
-    due_at = models.DateTimeField(default=now, help_text="Not sent before this time.")
-    claimed_until = models.DateTimeField(null=True, blank=True)
-    # When it was done with: sent, skipped or failed for good (``outcome`` says which).
-    sent_at = models.DateTimeField(null=True, blank=True)
-    outcome = models.CharField(max_length=8, choices=Outcome.choices, default=Outcome.PENDING, blank=True)
-    attempts = models.PositiveSmallIntegerField(default=0)
-    last_error = models.CharField(max_length=300, blank=True)
-    # A copy staff asked for: sent as it stands, even if the turn is over or a digest waits.
-    resent_from = models.ForeignKey("self", on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
-    # A notice of messages: the first it tells of; it tells of those after it too, written while it waits
-    # (its text is written as it goes out, of those the player has not seen on the match page).
-    first_message = models.ForeignKey(Message, on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
-
-    class Meta:
-        ordering = ["-created_at"]
-        indexes = [
-            models.Index(fields=["due_at"], condition=Q(sent_at__isnull=True), name="notification_due"),
-            models.Index(fields=["-created_at"], name="notification_newest"),  # the admin list's order
-        ]
-        constraints = [
-            models.UniqueConstraint(
-                fields=["user", "channel"],
-                condition=Q(kind="digest", sent_at__isnull=True, resent_from__isnull=True),
-                name="notification_one_pending_digest",
-            ),
-            # One notice of messages waits per player, match and channel: a burst of messages makes one.
-            models.UniqueConstraint(
-                fields=["user", "match", "channel"],
-                condition=Q(kind="message", sent_at__isnull=True, resent_from__isnull=True),
-                name="notification_one_pending_message",
-            ),
-        ]
-
-    def __str__(self) -> str:
-        return f"{self.get_kind_display()} to {self.user} by {self.channel} ({self.outcome or 'pending'})"

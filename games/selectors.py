@@ -18,20 +18,11 @@ from django.db.models.lookups import Exact, IsNull
 from django.utils import timezone
 
 from accounts.models import User
+from games import hooks
 from games.engine import all_games
 from games.engine.base import Game
-from games.models import (
-    Match,
-    MatchEvent,
-    Message,
-    MessageReport,
-    MoveRecord,
-    Notification,
-    Seat,
-    Status,
-    poll_token,
-    seat_names,
-)
+from games.models import Match, MatchEvent, MoveRecord, Seat, Status, poll_token
+from games.naming import seat_names
 
 LATEST_FINISHED = 20  # finished matches on My matches (and on a player's page); the rest are a page away
 IN_PLAY_SHOWN = 50  # matches in play on a player's page
@@ -41,7 +32,6 @@ LOBBY_SHOWN = 50
 # And at most this many of one player's (their newest): a few players at the per-player cap
 # (settings.OPEN_MATCHES_PER_PLAYER) would fill the whole list.
 LOBBY_SHOWN_PER_CREATOR = 5
-MESSAGES_SHOWN = 50  # the latest messages of a match on its page; the rest a link away
 SUGGESTED_OPPONENTS = 20  # names the new-match form offers in its invite fields
 # The match page records its viewer at most this often (one conditional UPDATE).
 PRESENCE_WRITE_SECONDS = 30
@@ -67,7 +57,7 @@ def matches_of(user: User) -> list[Match]:
         .filter(status__in=[Status.ACTIVE, Status.OPEN])
         .order_by(F("my_turn").desc(), Case(When(status=Status.ACTIVE, then=0), default=1), *URGENCY)
     )
-    return list(live.annotate(new_messages=_new_messages(user))) + list(finished_matches_of(user)[:LATEST_FINISHED])
+    return list(live.annotate(**_list_annotations(user))) + list(finished_matches_of(user)[:LATEST_FINISHED])
 
 
 def _your_turn() -> Q:
@@ -88,29 +78,15 @@ def finished_matches_of(user: User) -> QuerySet[Match]:
     return (
         _of_player(user)
         .filter(status__in=[Status.FINISHED, Status.ABORTED])
-        .annotate(new_messages=_new_messages(user))
+        .annotate(**_list_annotations(user))
         .order_by(F("finished_at").desc(nulls_last=True), "-created_at", "-pk")
     )
 
 
-def unseen_messages(user: User, since: datetime | None = None) -> QuerySet[Message]:
-    """The messages the player of the outer query's seat has not seen: written by someone else, not
-    hidden by staff, after they last had the match page open (``Seat.last_seen_at``), or ever; and
-    after ``since``, if given (the digest's last one)."""
-    seen = OuterRef("last_seen_at")
-    rows = Message.objects.filter(
-        Q(IsNull(seen, True)) | Q(created_at__gt=seen), match=OuterRef("match"), hidden=False
-    ).exclude(author=user)
-    return rows if since is None else rows.filter(created_at__gt=since)
-
-
-def _new_messages(user: User, since: datetime | None = None) -> Coalesce:
-    """How many messages the player has not seen in the outer query's match (0 where they hold no
-    seat now: watching a match whose seat the AI took, their visits are not recorded). Inside the
-    list's query: two subqueries per row, each by an index (the player's seat, the match's messages)."""
-    count = unseen_messages(user, since).order_by().values("match").annotate(count=Count("pk")).values("count")
-    seat = Seat.objects.filter(match=OuterRef("pk"), user=user).annotate(unseen=Subquery(count)).values("unseen")
-    return Coalesce(Subquery(seat[:1]), 0)
+def _list_annotations(user: User) -> dict:
+    """What other apps add to each match of the player's lists (``hooks.match_list_annotations``:
+    chat's count of new messages), inside the list's one query."""
+    return {name: value for hook in hooks.match_list_annotations for name, value in hook(user).items()}
 
 
 def _of_player(user: User) -> QuerySet[Match]:
@@ -240,56 +216,15 @@ def match_log_events(match: Match) -> list[MatchEvent]:
     return list(MatchEvent.objects.filter(match=match, ply__isnull=False).order_by("ply", "pk"))
 
 
-class Messages(NamedTuple):
-    shown: list[Message]  # oldest first
-    total: int  # how many the match has
-
-
-def match_messages(match: Match, *, every: bool = False, reader: User | None = None) -> Messages:
-    """The match's latest MESSAGES_SHOWN messages (``every``: all of them), oldest first, with their
-    authors, whether ``reader`` reported each (``reported``), and how many there are in all: one query
-    however many there are (the count comes with each row), the match's rows read by the index on
-    (match, -id)."""
-    reported = MessageReport.objects.filter(message=OuterRef("pk"), reporter_id=reader.pk if reader else None)
-    rows = (
-        Message.objects.filter(match=match)
-        .select_related("author")
-        .annotate(total=Window(Count("pk")), reported=Exists(reported))
-        .order_by("-pk")
-    )
-    shown = list(rows if every else rows[:MESSAGES_SHOWN])
-    return Messages(shown[::-1], shown[0].total if shown else 0)
-
-
-def matches_with_unseen_messages(user: User, *, since: datetime | None) -> list[Match]:
-    """The matches the player is seated in with messages they have not seen (``unseen_messages``)
-    written after ``since``, by number; each with ``unseen``, how many (My matches counts them so)."""
-    seated = Seat.objects.filter(match=OuterRef("pk"), user=user)
-    return list(
-        Match.objects.filter(Exists(seated))
-        .annotate(unseen=_new_messages(user, since=since))
-        .filter(unseen__gt=0)
-        .defer("state")
-        .order_by("pk")
-    )
-
-
-def reports_staff_not_told() -> QuerySet[MessageReport]:
-    """The first report of each message whose email to staff has not gone out (the reports that
-    follow it tell nobody)."""
-    earlier = MessageReport.objects.filter(message=OuterRef("message"), pk__lt=OuterRef("pk"))
-    return MessageReport.objects.filter(staff_told_at__isnull=True).exclude(Exists(earlier))
-
-
 def presence_due(now: datetime, user: User) -> Q:
     """Seats of ``user`` whose presence on the match page is worth writing again: not for
-    PRESENCE_WRITE_SECONDS, or at once when the page shows messages of others written since
-    (``unseen_messages``), which My matches would otherwise still call new."""
-    return (
-        Q(last_seen_at__isnull=True)
-        | Q(last_seen_at__lt=now - timedelta(seconds=PRESENCE_WRITE_SECONDS))
-        | Q(Exists(unseen_messages(user)))
-    )
+    PRESENCE_WRITE_SECONDS, or at once where another app says so (``hooks.presence_now``: chat,
+    when the page shows messages of others written since, which My matches would otherwise
+    still call new)."""
+    due = Q(last_seen_at__isnull=True) | Q(last_seen_at__lt=now - timedelta(seconds=PRESENCE_WRITE_SECONDS))
+    for hook in hooks.presence_now:
+        due |= hook(user)
+    return due
 
 
 class Poll(NamedTuple):
@@ -311,20 +246,6 @@ def match_poll(match_id: int, user: User) -> Poll | None:
         .first()
     )
     return None if row is None else Poll(poll_token(*row[:3]), row[3])
-
-
-def with_resend_facts(notifications: QuerySet[Notification]) -> QuerySet[Notification]:
-    """Notifications with what says whether a copy would still be true, read in their own
-    query however many there are (``services.resend_refusal``): ``their_turn``, the player's
-    seat is to act in the match, in play; ``still_invited``, their invitation to the match
-    still waits for an answer."""
-    theirs = Seat.objects.filter(match=OuterRef("match"), user=OuterRef("user"))
-    removed = Message.objects.filter(match=OuterRef("match"), pk__gte=OuterRef("first_message"), hidden=True)
-    return notifications.annotate(
-        their_turn=Exists(theirs.filter(to_act=True, match__status=Status.ACTIVE)),
-        still_invited=Exists(theirs.filter(accepted=False, match__status=Status.OPEN)),
-        removed_since=Exists(removed),
-    )
 
 
 def recent_opponents(user: User) -> list[User]:

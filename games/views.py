@@ -15,18 +15,20 @@ from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
-from django.urls import reverse
 from django.utils import timezone
 from django.utils.cache import patch_cache_control, patch_vary_headers
 from django.views.decorators.cache import never_cache
-from django.views.decorators.http import require_GET, require_http_methods, require_safe
+from django.views.decorators.http import require_GET, require_http_methods, require_POST, require_safe
 from django_htmx.http import HttpResponseClientRefresh
 
-from games import selectors, services
+from accounts.forms import VacationForm
+from accounts.views import profile_page
+from games import hooks, selectors, services
 from games.boards import board_context, seat_colours
 from games.engine import all_games, get_game
 from games.forms import MatchCreateForm
-from games.models import Match, Status, seat_names, seat_names_at, with_colour
+from games.models import Match, Status
+from games.naming import seat_names, seat_names_at, with_colour
 from games.replay import position_at, positions_count
 
 MALFORMED = "This request was malformed: reload the page and try again."
@@ -49,6 +51,9 @@ FORM_TOKEN_LENGTH = 64  # of a new-match form's token that counts (a forged long
 FORMS_REMEMBERED = 20
 POLL_SECONDS = 3
 FINISHED_PER_PAGE = 25
+VACATION_STARTED = "Enjoy your vacation: your clocks are stopped."
+VACATION_ENDED = "Welcome back: your clocks run again."
+NOT_ON_VACATION = "You are not on vacation, so nothing changed: your clocks are running."
 
 
 @require_safe
@@ -122,7 +127,7 @@ def match_new(request, slug: str):
     try:
         game = get_game(slug)
     except KeyError:
-        return _not_found(request, UNKNOWN_GAME)
+        return not_found(request, UNKNOWN_GAME)
     # A form sent with no fields is still a form sent: unbound, it was refused without a word.
     form = MatchCreateForm(
         game, request.POST if request.method == "POST" else None, creator=request.user, initial=_challenged(request)
@@ -181,10 +186,10 @@ def player_page(request, username: str):
     """What any signed-in player may know of another: their name, since when they play, their
     record per game, and the matches of theirs the viewer may open (``selectors.player_matches``)."""
     if not USERNAME.fullmatch(username):
-        return _not_found(request, NO_PLAYER_HERE)
+        return not_found(request, NO_PLAYER_HERE)
     player = selectors.player_named(username)
     if player is None:
-        return _not_found(request, NO_SUCH_PLAYER.format(name=username))
+        return not_found(request, NO_SUCH_PLAYER.format(name=username))
     in_play, finished = selectors.player_matches(player, request.user)
     for match in finished:
         match.outcome = _outcome(match, player)
@@ -219,14 +224,14 @@ class MatchHidden(Http404):
     """Someone else's match, or none at all."""
 
 
-def _viewer_match(request, pk: int) -> Match:
+def viewer_match(request, pk: int) -> Match:
     match = selectors.match_for_viewer(pk, request.user)
     if match is None:
         raise MatchHidden(NOT_FOUND)
     return match
 
 
-def _match_page(view):
+def match_page(view):
     """A match view whose hidden match is answered in plain words, in the site's layout (a
     fragment for htmx), with DEBUG on or off."""
 
@@ -235,12 +240,12 @@ def _match_page(view):
         try:
             return view(request, pk, *args, **kwargs)
         except MatchHidden as hidden:
-            return _not_found(request, str(hidden))
+            return not_found(request, str(hidden))
 
     return wrapper
 
 
-def _posted_or_back(view):
+def posted_or_back(view):
     """A match's POST-only address opened by GET (a sign-in that returns to it, a reload
     of a refused form's answer, a bookmark) goes to the match page, not a blank 405."""
 
@@ -259,20 +264,12 @@ def _match_id(text: str) -> int | None:
     return int(text) if re.fullmatch(r"[0-9]{1,18}", text) else None
 
 
-def _not_found(request, message: str, status: int = 404) -> HttpResponse:
+def not_found(request, message: str, status: int = 404) -> HttpResponse:
     template = "games/not_found.html#live" if request.htmx else "games/not_found.html"
     return render(request, template, {"message": message}, status=status)
 
 
-def _match_context(
-    request,
-    match: Match,
-    *,
-    error: str = "",
-    message_error: str = "",
-    message_text: str = "",
-    report_said: tuple[int, str, bool, str] | None = None,
-) -> dict:
+def _match_context(request, match: Match, *, error: str = "") -> dict:
     game = match.game_obj
     state = game.load(match.state)
     seats = list(match.seats.all())
@@ -294,10 +291,7 @@ def _match_context(
     colours = seat_colours(game.slug, view)
     for seat in seats:
         seat.colours = colours.get(seat.number, "")  # the seat list ties the board's colours to names
-    every_message = request.GET.get("messages") == "all"
-    company = any(seat != my_seat and (seat.user_id or seat.is_open) for seat in seats)  # people, or a seat for one
-    chat = selectors.match_messages(match, every=every_message, reader=request.user)
-    return {
+    context = {
         "match": match,
         "game": game,
         "seats": seats,
@@ -339,18 +333,10 @@ def _match_context(
         "poll_token": match.poll_token,
         "poll_seconds": POLL_SECONDS,
         "error": error,
-        # The players seated (the invited too) write to each other, in a match of any status.
-        # Not where every other seat is the AI's: nobody would read it.
-        "may_write": bool(my_seat) and request.user.is_active and company,
-        "chat": chat,
-        "chat_shown": company or bool(chat.total),
-        "every_message": every_message,
-        "message_error": message_error,
-        "message_text": message_text,
-        # After a Report: the message's id, the words said beside it, whether they are a refusal, and
-        # the reason typed (a refused one is offered again).
-        "report_said": report_said,
     }
+    for part in hooks.match_page_parts:  # chat: the players' messages
+        context.update(part(request, match, seats, my_seat))
+    return context
 
 
 def _move_log(moves: list, events: list) -> dict:
@@ -368,11 +354,14 @@ def _move_log(moves: list, events: list) -> dict:
     return {"moves": moves, "log_lines": lines, "opening_events": list(reversed(after.get(0, [])))}
 
 
-def _render_match(request, match: Match, *, error: str = "", status: int = 200, **message) -> HttpResponse:
-    """``message``: a refused message's words and text (``message_error``, ``message_text``), or what a
-    Report said (``report_said``)."""
+def render_match(
+    request, match: Match, *, error: str = "", status: int = 200, said: dict | None = None
+) -> HttpResponse:
+    """The match page (its ``live`` part for htmx). ``said``: what another app's action adds to the
+    page's context (chat: a refused message with its text, what a Report said)."""
     template = "games/match_detail.html#live" if request.htmx else "games/match_detail.html"
-    response = render(request, template, _match_context(request, match, error=error, **message), status=status)
+    context = {**_match_context(request, match, error=error), **(said or {})}
+    response = render(request, template, context, status=status)
     # One URL serves a page and a fragment; neither may be cached or kept in history.
     patch_vary_headers(response, ["HX-Request"])
     patch_cache_control(response, no_store=True, private=True)
@@ -381,106 +370,53 @@ def _render_match(request, match: Match, *, error: str = "", status: int = 200, 
 
 @login_required
 @require_safe
-@_match_page
+@match_page
 def match_detail(request, pk: int):
-    match = _viewer_match(request, pk)
+    match = viewer_match(request, pk)
     services.seat_seen(match_id=pk, user=request.user)
-    return _render_match(request, match)
+    return render_match(request, match)
 
 
 @login_required
 @require_GET
-@_match_page
+@match_page
 def match_poll(request, pk: int):
     """Nothing (204) while the match is unchanged; the fresh fragment once it moved."""
     poll = selectors.match_poll(pk, request.user)
     if poll is None:
         was_open = f"-{Status.OPEN}-" in request.GET.get("token", "")
         if was_open and Match.objects.filter(pk=pk, open_to_all=True).exists():
-            return _not_found(request, STARTED_WITHOUT_YOU, status=200)  # a watcher of an open challenge
+            return not_found(request, STARTED_WITHOUT_YOU, status=200)  # a watcher of an open challenge
         raise MatchHidden(NOT_FOUND)
     if poll.presence_due:
         services.seat_seen(match_id=pk, user=request.user)
     if poll.token == request.GET.get("token"):
         return HttpResponse(status=204)
-    return _render_match(request, _viewer_match(request, pk))
+    return render_match(request, viewer_match(request, pk))
 
 
 @login_required
-@_posted_or_back
-@_match_page
+@posted_or_back
+@match_page
 def match_move(request, pk: int):
-    match = _viewer_match(request, pk)
+    match = viewer_match(request, pk)
     # Each redraw restarts the poll's timer: someone moving quickly never polls, yet is looking.
     services.seat_seen(match_id=pk, user=request.user)
     move = request.POST.get("move", "")
     try:
         version = int(request.POST.get("version", ""))
     except ValueError:
-        return _render_match(request, match, error=MALFORMED, status=400)
+        return render_match(request, match, error=MALFORMED, status=400)
     if not move or len(move) > 64:
-        return _render_match(request, match, error=MALFORMED, status=400)
+        return render_match(request, match, error=MALFORMED, status=400)
     try:
         services.move_submit(match_id=match.pk, user=request.user, move=move, expected_version=version)
     except services.ServiceError as error:
         match.refresh_from_db()
-        return _render_match(request, match, error=error.message, status=error.status)
+        return render_match(request, match, error=error.message, status=error.status)
     if request.htmx:
-        return _render_match(request, _viewer_match(request, pk))
+        return render_match(request, viewer_match(request, pk))
     return redirect("match_detail", pk=pk)
-
-
-@login_required
-@_posted_or_back
-@_match_page
-def match_message(request, pk: int):
-    """A message to the others in the match. Refused, the page says why and the text stays where it
-    was typed: the form is outside the part htmx redraws, and a plain form's page gets it back."""
-    match = _viewer_match(request, pk)
-    services.seat_seen(match_id=pk, user=request.user)
-    text = request.POST.get("text", "")
-    try:
-        services.message_post(match_id=match.pk, user=request.user, text=text)
-    except services.ServiceError as error:
-        match.refresh_from_db()
-        return _render_match(request, match, status=error.status, message_error=error.message, message_text=text)
-    if request.htmx:
-        return _render_match(request, _viewer_match(request, pk))
-    every = "?messages=all" if request.GET.get("messages") == "all" else ""
-    return redirect(reverse("match_detail", args=[pk]) + every + "#messages")
-
-
-@login_required
-@_posted_or_back
-@_match_page
-def match_message_report(request, pk: int, message_pk: int):
-    """A message reported to staff, from the two-step Report beside it. Answered as the page's other
-    actions: htmx gets the redrawn part with the words beside the message, a plain form the page
-    with them on top (a refusal: the page that says why)."""
-    match = _viewer_match(request, pk)
-    said, reason = services.REPORTED, request.POST.get("reason", "")
-    try:
-        services.message_report(match_id=pk, message_id=message_pk, user=request.user, reason=reason)
-    except services.AlreadyDone as done:
-        said = done.message
-    except services.NotFound as missing:
-        return _not_found(request, missing.message)
-    except services.ServiceError as error:
-        if request.htmx:
-            return _render_match(
-                request, match, status=error.status, report_said=(message_pk, error.message, True, reason)
-            )
-        return render(
-            request,
-            "games/action_refused.html",
-            {"message": error.message, "match_id": pk, "visible": True},
-            status=error.status,
-        )
-    if request.htmx:
-        return _render_match(request, match, report_said=(message_pk, said, False, ""))
-    messages.success(request, said)
-    every = "?messages=all" if request.GET.get("messages") == "all" else ""
-    return redirect(reverse("match_detail", args=[pk]) + every + f"#message-{message_pk}")
 
 
 def _match_action(service, success: str, *, for_outsiders: bool = False):
@@ -488,8 +424,8 @@ def _match_action(service, success: str, *, for_outsiders: bool = False):
     ``for_outsiders``: anyone may try it (joining), and the service says why not."""
 
     @login_required
-    @_posted_or_back
-    @_match_page
+    @posted_or_back
+    @match_page
     def view(request, pk: int):
         visible = selectors.match_for_viewer(pk, request.user) is not None
         if not visible and not (for_outsiders and Match.objects.filter(pk=pk, open_to_all=True).exists()):
@@ -515,8 +451,8 @@ def _match_action(service, success: str, *, for_outsiders: bool = False):
 
 
 @login_required
-@_posted_or_back
-@_match_page
+@posted_or_back
+@match_page
 def match_rematch(request, pk: int):
     if selectors.match_for_viewer(pk, request.user) is None:
         raise MatchHidden(NOT_FOUND)
@@ -552,10 +488,10 @@ match_resign = _match_action(services.match_resign, "You resigned.")
 
 @login_required
 @require_safe
-@_match_page
+@match_page
 def match_replay(request, pk: int):
     """Step through every position: ``?ply=N`` shows the position after N moves."""
-    match = _viewer_match(request, pk)
+    match = viewer_match(request, pk)
     moves = selectors.match_moves(match)
     last = positions_count(moves) - 1
     try:
@@ -604,5 +540,29 @@ def game_rules(request, slug: str):
     try:
         game = get_game(slug)
     except KeyError:
-        return _not_found(request, UNKNOWN_GAME)
+        return not_found(request, UNKNOWN_GAME)
     return render(request, f"games/rules/{game.slug}.html", {"game": game, "games": all_games()})
+
+
+@login_required
+@require_POST
+def vacation(request):
+    """Start or end a vacation: every clock of the player stops, or runs again (the profile's form)."""
+    if "end" in request.POST:
+        if request.user.vacation_until is None:  # a page from before the vacation ended (or another tab)
+            messages.info(request, NOT_ON_VACATION)
+            return redirect("profile")
+        services.vacation_end(user_id=request.user.pk)
+        messages.success(request, VACATION_ENDED)
+        return redirect("profile")
+    form = VacationForm(request.POST)
+    if form.is_valid():
+        try:
+            services.vacation_start(user_id=request.user.pk, days=form.cleaned_data["days"])
+        except services.ServiceError as error:
+            form.add_error("days", error.message)
+        else:
+            messages.success(request, VACATION_STARTED)
+            return redirect("profile")
+    request.user.refresh_from_db()
+    return profile_page(request, vacation_form=form, status=400)

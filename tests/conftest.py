@@ -18,7 +18,7 @@ PASSWORD = "correct-horse-battery-staple"
 @pytest.fixture(autouse=True)
 def broker_breaker_closed():
     """A test that made publishing fail must not leave the next one skipping the broker."""
-    from games.tasks import breaker
+    from config.publish import breaker
 
     breaker.reset()
     yield

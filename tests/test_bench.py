@@ -8,6 +8,7 @@ from django.urls import reverse
 
 from bench import load, site
 from games.models import Match
+from housekeeping import tasks as housekeeping_tasks
 from tests.conftest import start_match
 from tests.games.test_views import play_moves
 
@@ -49,11 +50,10 @@ def test_the_housekeeping_bench_fills_what_the_clearing_clears(db):
     from django.core.cache import cache
 
     from bench import housekeeping as bench
-    from games import tasks
 
     try:
         bench.fill(3)
-        cleared = tasks.clear_expired()
+        cleared = housekeeping_tasks.clear_expired()
         assert [cleared[name] for name in ("sessions", "cache_rows", "notifications")] == [3, 3, 3]
     finally:
         cache.clear()

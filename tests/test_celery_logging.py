@@ -27,7 +27,7 @@ def test_every_task_of_the_site_takes_ids_only_so_that_line_holds_no_secret():
     from config.celery import app
 
     ours = {name: task for name, task in app.tasks.items() if not name.startswith("celery.")}
-    assert {"games.tasks.ai_move", "games.tasks.send_notification"} <= set(ours)
+    assert {"games.tasks.ai_move", "notifications.tasks.send_notification"} <= set(ours)
     for name, task in ours.items():
         taken = {param.name: param.annotation for param in inspect.signature(task.run).parameters.values()}
         assert all(annotation in ("int", int) for annotation in taken.values()), f"{name} takes {taken}"

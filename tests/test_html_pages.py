@@ -12,6 +12,7 @@ from django.test import Client
 from django.urls import reverse
 
 from accounts.services import user_close_own
+from chat import services as chat_services
 from games import services
 from games.services import ClockSpec, SeatSpec
 from tests.conftest import PASSWORD, make_user
@@ -73,8 +74,8 @@ def pages(db) -> dict[str, str]:
         seats=[SeatSpec("creator"), SeatSpec("user", username="alice")],
     )
     for text in ("good luck!", "sorry, on holiday\nuntil Monday", "rude words"):  # a conversation, one line hidden
-        message = services.message_post(match_id=matches["mancala"].pk, user=bob, text=text)
-    services.message_hide(message_id=message.pk, hidden=True)
+        message = chat_services.message_post(match_id=matches["mancala"].pk, user=bob, text=text)
+    chat_services.message_hide(message_id=message.pk, hidden=True)
     client, spectator, visitor = Client(), Client(), Client()
     client.force_login(alice)
     spectator.force_login(make_user("dora"))
@@ -108,7 +109,7 @@ def pages(db) -> dict[str, str]:
             },
         )
     post("mancala message refused", reverse("match_message", args=[matches["mancala"].pk]), {"text": " "})
-    good_luck = services.message_post(match_id=matches["mancala"].pk, user=bob, text="good luck again")
+    good_luck = chat_services.message_post(match_id=matches["mancala"].pk, user=bob, text="good luck again")
     report = reverse("match_message_report", args=[matches["mancala"].pk, good_luck.pk])
     for name, reason in (("part: mancala report refused", "x" * 201), ("part: mancala reported", "rude")):
         got[name] = client.post(report, {"reason": reason}, headers={"HX-Request": "true"}).content.decode()

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from django import template
 
-from games.models import Match, Seat, scores_by_name, with_colour, with_player_names
+from games.models import Match, Seat
+from games.naming import scores_by_name, with_colour, with_player_names
 
 register = template.Library()
 

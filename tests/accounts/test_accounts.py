@@ -17,7 +17,8 @@ from pytest_django.asserts import assertContains, assertNotContains
 from accounts.forms import TIME_ZONE_NOT_TOLD, UNKNOWN_TIME_ZONE
 from accounts.models import User
 from games import services
-from games.models import Match, Notification, Seat
+from games.models import Match, Seat
+from notifications.models import Notification
 from tests.conftest import PASSWORD, make_user
 from tests.games.conftest import start_timed_match
 

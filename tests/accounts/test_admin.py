@@ -12,7 +12,8 @@ from pytest_django.asserts import assertContains, assertNotContains
 
 from accounts.models import User
 from games import services
-from games.models import MatchEvent, Notification, Seat
+from games.models import MatchEvent, Seat
+from notifications.models import Notification
 from tests.conftest import make_user, start_match
 
 CHANGELIST = reverse("admin:accounts_user_changelist")

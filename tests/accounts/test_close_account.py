@@ -15,8 +15,11 @@ from accounts.models import User
 from accounts.services import user_deactivate
 from accounts.views import ACCOUNT_CLOSED, STAFF_CLOSE_IN_ADMIN
 from games import selectors, services
-from games.models import Match, MatchEvent, Notification, Seat, Status
+from games.models import Match, MatchEvent, Seat, Status
 from games.services import ClockSpec, SeatSpec
+from notifications import services as notification_services
+from notifications.models import Notification
+from notifications.services import delivery, resending
 from tests.accounts.test_accounts import link_in, sign_up
 from tests.conftest import PASSWORD, make_user, signed_in
 from tests.games.conftest import start_timed_match
@@ -329,9 +332,9 @@ def test_after_closing_no_email_goes_to_the_players_address_even_if_staff_open_i
     )
     mail.outbox.clear()
 
-    assert not services.notification_send(notification_id=notice.pk)
+    assert not notification_services.notification_send(notification_id=notice.pk)
 
     notice.refresh_from_db()
-    assert (notice.outcome, notice.last_error) == (Notification.Outcome.SKIPPED, services.NO_EMAIL_ADDRESS)
+    assert (notice.outcome, notice.last_error) == (Notification.Outcome.SKIPPED, delivery.NO_EMAIL_ADDRESS)
     assert mail.outbox == []
-    assert services.resend_refusal(notice) == services.NO_EMAIL_NOW
+    assert notification_services.resend_refusal(notice) == resending.NO_EMAIL_NOW

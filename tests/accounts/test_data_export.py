@@ -18,10 +18,13 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
 
+from chat import services as chat_services
+from chat.models import Message, MessageReport
 from games import services
 from games.engine import get_game
-from games.models import Match, Message, MessageReport, MoveRecord, Notification, Status
-from games.services import SeatSpec
+from games.models import Match, MoveRecord, Status
+from games.services import SeatSpec, creating
+from notifications.models import Notification
 from tests.conftest import make_user, signed_in, start_match
 from tests.games.conftest import play_random_moves
 from tests.games.test_secrets import SEEDS, choose, forbidden, secret_moment
@@ -281,7 +284,7 @@ def test_a_mesopotamia_export_hides_the_other_players_markers_cards_and_deck(mon
     ids), the seed, the deck or stack order, nor the notation of his moves that names a hidden
     offering ("hut 3 5"), taken at a moment when Bob has some face down."""
     game = get_game("mesopotamia")
-    monkeypatch.setattr(services, "new_seed", lambda: SEEDS[2])
+    monkeypatch.setattr(creating, "new_seed", lambda: SEEDS[2])
     match = started("mesopotamia", alice, bob)
     users, rng = [alice, bob], random.Random(SEEDS[2])
     bobs_secret_moves = []
@@ -347,12 +350,12 @@ def test_it_costs_the_same_queries_for_2_matches_as_for_20(alice, bob, carol, ai
 def test_the_messages_they_wrote_and_no_one_else_s(alice, bob, carol):
     match = start_match(alice, bob)
     services.move_submit(match_id=match.pk, user=alice, move="1", expected_version=0)
-    services.message_post(match_id=match.pk, user=alice, text="good luck")
-    services.message_post(match_id=match.pk, user=bob, text="bob's own words")
-    rude = services.message_post(match_id=match.pk, user=alice, text="rude\nwords")
-    services.message_hide(message_id=rude.pk, hidden=True)
+    chat_services.message_post(match_id=match.pk, user=alice, text="good luck")
+    chat_services.message_post(match_id=match.pk, user=bob, text="bob's own words")
+    rude = chat_services.message_post(match_id=match.pk, user=alice, text="rude\nwords")
+    chat_services.message_hide(message_id=rude.pk, hidden=True)
     other = start_match(bob, carol)
-    services.message_post(match_id=other.pk, user=carol, text="carol's own words")
+    chat_services.message_post(match_id=other.pk, user=carol, text="carol's own words")
 
     data, text = download(alice)
 
@@ -368,8 +371,8 @@ def test_the_messages_they_wrote_and_no_one_else_s(alice, bob, carol):
 
 def test_the_messages_they_reported_with_their_reason_and_not_the_others_reports(alice, bob, carol):
     match = start_match(alice, bob)
-    rude = services.message_post(match_id=match.pk, user=bob, text="rude words")
-    services.message_report(message_id=rude.pk, match_id=match.pk, user=alice, reason="insults")
+    rude = chat_services.message_post(match_id=match.pk, user=bob, text="rude words")
+    chat_services.message_report(message_id=rude.pk, match_id=match.pk, user=alice, reason="insults")
 
     data = download(alice)[0]
 

@@ -11,8 +11,9 @@ from django.core.management import CommandError, call_command
 from django.urls import reverse
 
 from games import selectors, services
-from games.models import Match, MatchEvent, Notification, Seat, Status
+from games.models import Match, MatchEvent, Seat, Status
 from games.services import ClockSpec, SeatSpec
+from notifications.models import Notification
 from tests.conftest import make_user
 from tests.games.conftest import start_timed_match
 
@@ -220,7 +221,7 @@ def test_staff_settle_the_matches_of_accounts_closed_before_with_one_command_run
 def test_one_account_that_cannot_be_settled_does_not_stop_the_others_and_the_command_says_so(
     alice, bob, carol, monkeypatch
 ):
-    from accounts.management.commands import close_deactivated_accounts as command
+    from games.management.commands import close_deactivated_accounts as command
 
     for creator in (alice, bob):
         services.match_create(

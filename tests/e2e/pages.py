@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from playwright.sync_api import Page, expect
 
-from games.models import Message
+from chat.models import Message
 from tests.conftest import PASSWORD
 
 

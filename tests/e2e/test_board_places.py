@@ -9,9 +9,8 @@ import random
 import pytest
 from django.urls import reverse
 
-from games import services
 from games.models import MoveRecord
-from games.services import ClockSpec
+from games.services import ClockSpec, creating
 from tests.e2e.conftest import PHONE, console_checked_page
 from tests.e2e.pages import log_in
 from tests.games.conftest import play_random_moves, start_timed_match
@@ -71,7 +70,7 @@ SCREENS = {
 
 
 def test_the_places_the_log_names_can_be_found_and_read_on_a_phone(phone, live_server, alice, bob, monkeypatch):
-    monkeypatch.setattr(services, "new_seed", lambda: 1)
+    monkeypatch.setattr(creating, "new_seed", lambda: 1)
     jeexa = start_timed_match(alice, bob, clock=ClockSpec(), game="jeexa")
     play_random_moves(
         jeexa,
@@ -98,7 +97,7 @@ def test_a_mesopotamia_map_keeps_its_labels_readable_on_every_screen(browser, li
     7.8 px. It is drawn at its own size at least, and scrolls in its box where it is larger; a small
     map is drawn larger, as far as the column and 42rem allow, and scrolls nowhere. (A phone drew a
     small map 36rem wide, 576 px, and scrolled it in a 358 px box.)"""
-    monkeypatch.setattr(services, "new_seed", lambda: 1)
+    monkeypatch.setattr(creating, "new_seed", lambda: 1)
     small = start_timed_match(alice, bob, clock=ClockSpec(), game="mesopotamia")
     grown = start_timed_match(alice, bob, clock=ClockSpec(), game="mesopotamia")
     play_random_moves(grown, [alice, bob], random.Random(1))
@@ -117,7 +116,7 @@ def test_a_mesopotamia_map_keeps_its_labels_readable_on_every_screen(browser, li
 def test_a_hex_to_choose_keeps_its_place_readable(page, live_server, alice, bob, monkeypatch):
     """The dashed outline of a hex to choose ran through the bottom of its place's digits ("-2,0"),
     the very place the move buttons name."""
-    monkeypatch.setattr(services, "new_seed", lambda: 1)
+    monkeypatch.setattr(creating, "new_seed", lambda: 1)
     discovering = start_timed_match(alice, bob, clock=ClockSpec(), game="mesopotamia")  # hexes still unknown
     choosing = start_timed_match(alice, bob, clock=ClockSpec(), game="mesopotamia")
     game = choosing.game_obj

@@ -13,7 +13,7 @@ import pytest
 from django.urls import reverse
 from playwright.sync_api import Browser, Page, expect
 
-from games.models import Message
+from chat.models import Message
 from games.services import ClockSpec
 from tests.conftest import make_user
 from tests.e2e.conftest import console_checked_page

@@ -11,8 +11,8 @@ from contextlib import contextmanager
 import pytest
 from playwright.sync_api import Page, expect
 
-from games import services
-from games.models import Message, MessageReport
+from chat import services as chat_services
+from chat.models import Message, MessageReport
 from tests.conftest import start_match
 from tests.e2e.conftest import console_checked_page
 from tests.e2e.pages import log_in
@@ -72,7 +72,7 @@ def test_a_report_or_resign_opened_stays_open_with_its_reason_across_the_poll_s_
     """The poll's redraw shut the Report… a player had opened (and lost the reason typed in it), and
     the Resign… too."""
     match = start_match(alice, bob)
-    first = services.message_post(match_id=match.pk, user=bob, text="you play like a potato")
+    first = chat_services.message_post(match_id=match.pk, user=bob, text="you play like a potato")
     with console_checked_page(browser) as page:
         log_in(page, live_server.url, "alice")
         page.goto(f"{live_server.url}/matches/{match.pk}/")
@@ -81,7 +81,7 @@ def test_a_report_or_resign_opened_stays_open_with_its_reason_across_the_poll_s_
         report.get_by_label("Reason (optional)").fill("rude")
         page.get_by_text("Resign…").click()
 
-        services.message_post(match_id=match.pk, user=bob, text="and again")  # the poll redraws the match
+        chat_services.message_post(match_id=match.pk, user=bob, text="and again")  # the poll redraws the match
         expect(page.locator("#messages li")).to_have_count(2)
         expect(report).to_have_attribute("open", "")
         expect(report.get_by_label("Reason (optional)")).to_have_value("rude")
@@ -107,9 +107,9 @@ def test_a_screen_reader_hears_the_others_messages_the_poll_brings_not_its_own(b
         Message.objects.bulk_create(
             [Message(match=match, author=bob, text=text, after_move=0) for text in ("one", "two")]
         )
-        services.message_post(match_id=match.pk, user=bob, text="three")  # the open pages redraw
+        chat_services.message_post(match_id=match.pk, user=bob, text="three")  # the open pages redraw
         expect(alices.locator("#announcer")).to_have_text(re.compile(r"3 new messages, the last from Bob\.$"))
-        services.message_post(match_id=match.pk, user=bob, text=long)
+        chat_services.message_post(match_id=match.pk, user=bob, text=long)
         expect(alices.locator("#announcer")).to_have_text(
             re.compile("New message from Bob: " + re.escape(long[:100]) + "…$")
         )
@@ -127,7 +127,7 @@ def test_the_same_words_twice_are_said_twice(browser, live_server, alice, bob):
                 .observe(document.getElementById("announcer"), {childList: true, characterData: true, subtree: true});
         }""")
         for count in (1, 2):
-            services.message_post(match_id=match.pk, user=bob, text="gg")
+            chat_services.message_post(match_id=match.pk, user=bob, text="gg")
             expect(page.locator("#messages li")).to_have_count(count)
             page.wait_for_function(
                 "(count) => window.saidAloud.filter("

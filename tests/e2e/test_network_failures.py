@@ -11,7 +11,7 @@ from playwright.sync_api import Locator, Page, expect
 
 from games import services
 from games.models import Match
-from games.services import ClockSpec
+from games.services import ClockSpec, creating
 from tests.e2e.conftest import TIMEOUT_MS
 from tests.e2e.pages import log_in
 from tests.games.conftest import start_timed_match
@@ -32,7 +32,7 @@ POLL_FAILED = "The site is not answering just now. This page catches up once it 
 
 @pytest.fixture
 def seeded(monkeypatch):
-    monkeypatch.setattr(services, "new_seed", lambda: SEED)
+    monkeypatch.setattr(creating, "new_seed", lambda: SEED)
 
 
 def open_match(page: Page, base_url: str, slug: str, alice, bob, viewer: str = "alice") -> Match:

@@ -12,9 +12,9 @@ from allauth.account.models import EmailAddress
 from django.urls import reverse
 from playwright.sync_api import expect
 
+from chat.models import Message
 from games import services
-from games.models import Message
-from games.services import ClockSpec, SeatSpec
+from games.services import ClockSpec, SeatSpec, creating
 from tests.conftest import make_user
 from tests.e2e.conftest import PHONE, SMALL_PHONE, console_checked_page, phone_page
 from tests.e2e.pages import log_in, write_messages
@@ -153,7 +153,7 @@ def test_no_page_scrolls_sideways_on_a_phone(browser, screen, live_server, db, m
     end, placed by the page, not by its box) made the page 39 and 42 px wider than the screen; Mancala's
     buttons reached into the next tile's. The account pages', the lobby's and the new match form's buttons
     and fields were 34 to 39 px high, a lone link 19 px; Mecca's letters and numbers round the board 9.6 px."""
-    monkeypatch.setattr(services, "new_seed", lambda: SEED)
+    monkeypatch.setattr(creating, "new_seed", lambda: SEED)
     viewer = make_user("petra", display_name="Petra")
     EmailAddress.objects.create(user=viewer, email="petra@example.org", verified=True)  # the email page's list
     others = [make_user(name) for name in ("quinn", "rosa", "sami", "tomas", "ulla", "vera", "wim")]
@@ -296,7 +296,7 @@ def test_a_move_does_not_scroll_the_page_by_itself(small_phone, live_server, db,
     """A move redraws the board under the player's finger: the page stays where they scrolled
     it. The map's "swipe it sideways" line came back only once the new board had been laid out
     without it, and the browser then scrolled the page by that line's height at every move."""
-    monkeypatch.setattr(services, "new_seed", lambda: SEED)
+    monkeypatch.setattr(creating, "new_seed", lambda: SEED)
     viewer = make_user("petra", display_name="Petra")
     match = start_timed_match(viewer, make_user("quinn"), clock=ClockSpec(), game="mesopotamia")
     log_in(small_phone, live_server.url, "petra")
@@ -317,7 +317,7 @@ def test_a_move_does_not_scroll_the_page_by_itself(small_phone, live_server, db,
 def test_a_finished_match_fits_a_tablet_and_a_desktop(browser, live_server, db, monkeypatch):
     """At 768 px Mecca's final scores (their headings kept whole) were wider than the panel beside
     the board, and the page scrolled sideways; the Kaaba's name broke into "Kaab" and "a"."""
-    monkeypatch.setattr(services, "new_seed", lambda: SEED)
+    monkeypatch.setattr(creating, "new_seed", lambda: SEED)
     players = [make_user(name) for name in ("petra", "quinn", "rosa", "sami")]
     matches = []
     for slug in GAMES:

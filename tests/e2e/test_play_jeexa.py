@@ -13,7 +13,7 @@ from playwright.sync_api import Page, expect
 
 from games import services
 from games.models import Match
-from games.services import ClockSpec
+from games.services import ClockSpec, creating
 from tests.conftest import make_user
 from tests.e2e.conftest import console_checked_page
 from tests.e2e.pages import log_in
@@ -86,7 +86,7 @@ def test_a_player_places_pieces_and_two_ai_seats_answer(page, live_server, celer
 
 
 def test_every_offered_button_takes_its_click_whatever_pieces_lie_around(page, live_server, db, monkeypatch):
-    monkeypatch.setattr(services, "new_seed", lambda: 3)
+    monkeypatch.setattr(creating, "new_seed", lambda: 3)
     viewer, other = make_user("hana", display_name="Hana"), make_user("ivo", display_name="Ivo")
     match = start_timed_match(viewer, other, clock=ClockSpec(), game="jeexa")
     game, rng = match.game_obj, random.Random(7)
@@ -120,7 +120,7 @@ FOUR_WAYS_SEED = 1  # the first piece fits turned four ways (some, seed 7's, onl
 def test_on_a_phone_a_spot_opens_the_ways_to_turn_the_piece_each_big_enough_for_a_finger(
     browser, live_server, db, monkeypatch
 ):
-    monkeypatch.setattr(services, "new_seed", lambda: FOUR_WAYS_SEED)
+    monkeypatch.setattr(creating, "new_seed", lambda: FOUR_WAYS_SEED)
     viewer, other = make_user("hana", display_name="Hana"), make_user("ivo", display_name="Ivo")
     match = start_timed_match(viewer, other, clock=ClockSpec(), game="jeexa")
     with console_checked_page(browser, viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True) as page:
@@ -158,7 +158,7 @@ def test_on_a_phone_a_spot_opens_the_ways_to_turn_the_piece_each_big_enough_for_
 
 
 def test_on_a_phone_each_piece_a_joker_may_steal_is_big_enough_for_a_finger(browser, live_server, db, monkeypatch):
-    monkeypatch.setattr(services, "new_seed", lambda: 3)
+    monkeypatch.setattr(creating, "new_seed", lambda: 3)
     viewer, other = make_user("hana", display_name="Hana"), make_user("ivo", display_name="Ivo")
     match = start_timed_match(viewer, other, clock=ClockSpec(), game="jeexa")
     game, rng = match.game_obj, random.Random(7)
@@ -191,7 +191,7 @@ def test_on_a_phone_each_piece_a_joker_may_steal_is_big_enough_for_a_finger(brow
 def test_zoomed_in_400_percent_every_way_of_the_chooser_can_be_reached(browser, live_server, db, monkeypatch):
     """At 1280 x 1024 zoomed to 400 % (320 x 256), the chooser grew past the top of the screen: its
     sentence and the first ways were out of sight and, fixed in place, could not be scrolled to."""
-    monkeypatch.setattr(services, "new_seed", lambda: FOUR_WAYS_SEED)
+    monkeypatch.setattr(creating, "new_seed", lambda: FOUR_WAYS_SEED)
     viewer, other = make_user("hana", display_name="Hana"), make_user("ivo", display_name="Ivo")
     match = start_timed_match(viewer, other, clock=ClockSpec(), game="jeexa")
     with console_checked_page(browser, viewport={"width": 320, "height": 256}) as page:
@@ -211,7 +211,7 @@ def test_zoomed_in_400_percent_every_way_of_the_chooser_can_be_reached(browser, 
 
 def test_a_redraw_by_the_poll_keeps_the_chooser_open_and_the_focus_on_the_same_way(page, live_server, db, monkeypatch):
     """The poll's redraw shut the chooser and left the focus on the page: the next Tab went to "Resign…"."""
-    monkeypatch.setattr(services, "new_seed", lambda: FOUR_WAYS_SEED)
+    monkeypatch.setattr(creating, "new_seed", lambda: FOUR_WAYS_SEED)
     viewer, other = make_user("hana", display_name="Hana"), make_user("ivo", display_name="Ivo")
     match = start_timed_match(viewer, other, clock=ClockSpec(), game="jeexa")
     log_in(page, live_server.url, "hana")

@@ -13,9 +13,10 @@ from django.core import mail
 from django.db.models import F, Q
 from playwright.sync_api import Page, expect
 
-from games import services
 from games.engine import get_game
-from games.models import Match, Notification
+from games.models import Match
+from notifications import services as notification_services
+from notifications.models import Notification
 
 pytestmark = [pytest.mark.e2e, pytest.mark.worker]
 
@@ -93,7 +94,11 @@ def test_a_newcomer_signs_up_and_plays_the_ai(page, live_server, celery_worker, 
     # The player had the match open when the reply came (their own move a moment before): no
     # email now; it waits until the page has been quiet for 90 s (it polls, so it will be skipped).
     assert notice.sent_at is None
-    assert notice.created_at < notice.due_at <= notice.created_at + timedelta(seconds=services.PRESENCE_SECONDS)
+    assert (
+        notice.created_at
+        < notice.due_at
+        <= notice.created_at + timedelta(seconds=notification_services.PRESENCE_SECONDS)
+    )
     assert not [message for message in mail.outbox if "Your turn" in message.subject]
     page.screenshot(path=tmp_path / "your-turn.png", full_page=True)
     my_moves = log.get_by_role("listitem").filter(has_text="newcomer sows tile")

@@ -17,7 +17,7 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
-from games import services
+from games.services import creating
 from tests.conftest import make_user
 from tests.e2e.pages import log_in
 
@@ -54,7 +54,7 @@ def hex_group(page: Page, coords: str):
 
 def test_a_player_moves_carries_and_builds_a_hut(page, live_server, celery_worker, settings, db, monkeypatch, tmp_path):
     settings.SITE_URL = live_server.url
-    monkeypatch.setattr(services, "new_seed", lambda: SEED)
+    monkeypatch.setattr(creating, "new_seed", lambda: SEED)
     make_user("ishtar", display_name="Ishtar")
     log_in(page, live_server.url, "ishtar")
 

@@ -17,9 +17,14 @@ from django.utils import timezone
 from django.utils.html import strip_tags
 from pytest_django.asserts import assertContains, assertNotContains, assertTemplateUsed
 
+from chat import services as chat_services
+from chat.models import Message
 from games import services
-from games.models import Match, MatchEvent, Message, MoveRecord, Notification, Seat, Status
+from games.models import Match, MatchEvent, MoveRecord, Seat, Status
 from games.services import ClockSpec, SeatSpec
+from notifications import services as notification_services
+from notifications.models import Notification
+from notifications.services import resending
 from tests.conftest import make_user, start_match
 from tests.games.conftest import play_random_moves, start_timed_match
 from tests.games.test_views import play_moves
@@ -136,7 +141,7 @@ def test_the_game_filter_names_every_game_even_without_a_match(staff_client, mat
 def test_its_change_page_shows_seats_moves_events_emails_and_the_position_but_not_the_seed(staff_client, alice, bob):
     match = start_match(alice, bob)
     services.move_submit(match_id=match.pk, user=alice, move="1", expected_version=0)
-    services.message_post(match_id=match.pk, user=bob, text="nice opening")
+    chat_services.message_post(match_id=match.pk, user=bob, text="nice opening")
 
     response = staff_client.get(reverse("admin:games_match_change", args=[match.pk]))
 
@@ -274,7 +279,7 @@ def test_what_staff_did_through_the_actions_shows_in_the_history_and_recent_acti
     over = Notification.objects.get(user=alice, match=in_play, kind=Notification.Kind.MATCH_OVER)
     Notification.objects.filter(pk=over.pk).update(sent_at=timezone.now(), outcome="sent")
     staff_client.post(
-        reverse("admin:games_notification_changelist"), {"action": "resend", "_selected_action": [over.pk]}
+        reverse("admin:notifications_notification_changelist"), {"action": "resend", "_selected_action": [over.pk]}
     )
 
     history = staff_client.get(reverse("admin:games_match_history", args=[in_play.pk]))
@@ -283,7 +288,7 @@ def test_what_staff_did_through_the_actions_shows_in_the_history_and_recent_acti
     assertNotContains(refused, "Reason: Cheating reported")  # nothing happened to it
     copy = Notification.objects.get(resent_from=over)
     assertContains(
-        staff_client.get(reverse("admin:games_notification_history", args=[over.pk])),
+        staff_client.get(reverse("admin:notifications_notification_history", args=[over.pk])),
         f"Sent again, as notification {copy.pk}.",
     )
     recent = staff_client.get(reverse("admin:index"))
@@ -353,7 +358,8 @@ def test_the_resend_action_queues_a_new_outbox_row(staff_client, alice, bob, dja
 
     with django_capture_on_commit_callbacks(execute=False) as callbacks:
         response = staff_client.post(
-            reverse("admin:games_notification_changelist"), {"action": "resend", "_selected_action": [original.pk]}
+            reverse("admin:notifications_notification_changelist"),
+            {"action": "resend", "_selected_action": [original.pk]},
         )
 
     assert response.status_code == 302
@@ -370,7 +376,7 @@ def test_staff_who_may_only_look_get_no_actions_and_cannot_post_one(client, bob,
     viewer.user_permissions.add(*Permission.objects.filter(codename__in=["view_match", "view_notification"]))
     client.force_login(viewer)
     matches_page = client.get(reverse("admin:games_match_changelist")).content.decode()
-    notes_page = client.get(reverse("admin:games_notification_changelist")).content.decode()
+    notes_page = client.get(reverse("admin:notifications_notification_changelist")).content.decode()
     for action in ("abort_matches", "extend_deadline", "replace_seat_by_ai", "resend"):
         assert f'value="{action}"' not in matches_page + notes_page, action
     match = matches["alice_bob"]
@@ -380,14 +386,16 @@ def test_staff_who_may_only_look_get_no_actions_and_cannot_post_one(client, bob,
     )
     note = Notification.objects.filter(user=bob).first()
     before = Notification.objects.count()
-    client.post(reverse("admin:games_notification_changelist"), {"action": "resend", "_selected_action": [note.pk]})
+    client.post(
+        reverse("admin:notifications_notification_changelist"), {"action": "resend", "_selected_action": [note.pk]}
+    )
     match.refresh_from_db()
     assert match.status != Status.ABORTED and Notification.objects.count() == before
     viewer.user_permissions.add(*Permission.objects.filter(codename__in=["change_match", "change_notification"]))
     viewer = type(viewer).objects.get(pk=viewer.pk)  # permissions are cached on the user object
     client.force_login(viewer)
     matches_page = client.get(reverse("admin:games_match_changelist")).content.decode()
-    notes_page = client.get(reverse("admin:games_notification_changelist")).content.decode()
+    notes_page = client.get(reverse("admin:notifications_notification_changelist")).content.decode()
     for action in ("abort_matches", "extend_deadline", "replace_seat_by_ai", "resend"):
         assert f'value="{action}"' in matches_page + notes_page, action
 
@@ -415,12 +423,12 @@ def test_a_moderator_given_only_the_match_permission_reads_its_seats_and_whole_m
 def test_staff_read_the_outbox_but_cannot_edit_or_delete_a_notification(staff_client, bob, matches):
     original = Notification.objects.get(user=bob, kind=Notification.Kind.INVITATION, match=matches["alice_bob"])
     other = Notification.objects.exclude(pk=original.pk).first()
-    page = staff_client.get(reverse("admin:games_notification_change", args=[original.pk])).content.decode()
+    page = staff_client.get(reverse("admin:notifications_notification_change", args=[original.pk])).content.decode()
     assert original.subject in page and 'name="resent_from"' not in page and 'name="_save"' not in page
 
-    staff_client.post(reverse("admin:games_notification_change", args=[original.pk]), {"resent_from": other.pk})
+    staff_client.post(reverse("admin:notifications_notification_change", args=[original.pk]), {"resent_from": other.pk})
     staff_client.post(
-        reverse("admin:games_notification_changelist"),
+        reverse("admin:notifications_notification_changelist"),
         {"action": "delete_selected", "_selected_action": [original.pk], "post": "yes"},
     )
 
@@ -443,7 +451,7 @@ def test_a_resent_digest_goes_out_as_written_even_with_another_digest_waiting(st
     )
 
     response = staff_client.post(
-        reverse("admin:games_notification_changelist"),
+        reverse("admin:notifications_notification_changelist"),
         {"action": "resend", "_selected_action": [sent.pk, never_written.pk]},
         follow=True,
     )
@@ -456,7 +464,7 @@ def test_a_resent_digest_goes_out_as_written_even_with_another_digest_waiting(st
     )
     assert "1 notification queued again, to be sent as they were written." in texts
     copy = Notification.objects.get(resent_from=sent)
-    assert services.notification_send(notification_id=copy.pk)  # not re-rendered, not skipped
+    assert notification_services.notification_send(notification_id=copy.pk)  # not re-rendered, not skipped
     copy.refresh_from_db()
     assert (copy.outcome, copy.body) == (Notification.Outcome.SENT, "Mancala #1 ...")
 
@@ -471,9 +479,9 @@ def test_a_resent_your_turn_notice_goes_out_while_it_is_still_their_turn(staff_c
         sent_at=timezone.now(),
         outcome="sent",
     )
-    services.notification_resend(notification_id=original.pk)
+    notification_services.notification_resend(notification_id=original.pk)
     copy = Notification.objects.get(resent_from=original)
-    assert services.notification_send(notification_id=copy.pk)
+    assert notification_services.notification_send(notification_id=copy.pk)
 
 
 def test_staff_cannot_resend_a_notice_that_is_out_of_date_or_not_sent_yet(staff_client, alice, bob, carol, matches):
@@ -518,7 +526,7 @@ def test_staff_cannot_resend_a_notice_that_is_out_of_date_or_not_sent_yet(staff_
     before = Notification.objects.count()
 
     response = staff_client.post(
-        reverse("admin:games_notification_changelist"),
+        reverse("admin:notifications_notification_changelist"),
         {
             "action": "resend",
             "_selected_action": [not_bobs_turn.pk, aborted_turn.pk, accepted.pk, waiting.pk, over.pk],
@@ -528,13 +536,13 @@ def test_staff_cannot_resend_a_notice_that_is_out_of_date_or_not_sent_yet(staff_
 
     texts = [str(message) for message in response.context["messages"]]
     alice_bob, aborted = matches["alice_bob"], matches["aborted"]
-    stale = services.NO_LONGER_THEIR_TURN
+    stale = resending.NO_LONGER_THEIR_TURN
     assert f"Notification {not_bobs_turn.pk} (Your turn to Bob about {alice_bob}): {stale}" in texts
     assert f"Notification {aborted_turn.pk} (Your turn to Carol about {aborted}): {stale}" in texts
-    assert f"Notification {accepted.pk} (Invitation to Bob about {alice_bob}): {services.INVITATION_CLOSED}" in texts
+    assert f"Notification {accepted.pk} (Invitation to Bob about {alice_bob}): {resending.INVITATION_CLOSED}" in texts
     assert (
         f"Notification {waiting.pk} (Reminder before the clock runs out to Alice about {alice_bob}): "
-        f"{services.NOT_SENT_YET}"
+        f"{resending.NOT_SENT_YET}"
     ) in texts
     assert "1 notification queued again, to be sent as they were written." in texts, "what happened stays true"
     assert Notification.objects.count() == before + 1
@@ -551,7 +559,7 @@ def test_staff_cannot_resend_an_email_the_player_unsubscribed_from(staff_client,
     bob.turn_notice = "none"
     bob.save()
     with pytest.raises(services.ServiceError, match="They chose in their profile to get no such email"):
-        services.notification_resend(notification_id=invitation.pk)
+        notification_services.notification_resend(notification_id=invitation.pk)
     assert not Notification.objects.filter(resent_from=invitation).exists()
 
 
@@ -729,7 +737,7 @@ def test_a_long_matchs_page_lists_its_latest_moves_and_links_to_all_of_them(staf
     # Only this match's notifications, though other matches' subjects hold its number too.
     start_match(alice, bob)
     Notification.objects.filter(match=match).update(subject=f"Your turn in Jeexa #{match.pk}")
-    notes_url = f"{reverse('admin:games_notification_changelist')}?match__id__exact={match.pk}"
+    notes_url = f"{reverse('admin:notifications_notification_changelist')}?match__id__exact={match.pk}"
     assertContains(response, f"all {Notification.objects.filter(match=match).count()} notification")
     assert staff_client.get(notes_url).context["cl"].result_count == Notification.objects.filter(match=match).count()
 
@@ -973,20 +981,20 @@ def test_a_matchs_page_offers_send_again_only_where_sending_it_makes_sense(staff
     chosen = {ON_ITS_PAGE: "resend_notification", "_selected_action": match.pk}
     refused = act(staff_client, match, {**chosen, "notification": notices["invitation"].pk})
     assert messages_of(refused) == [
-        f"Notification {notices['invitation'].pk} (Invitation to Bob about {match}): {services.INVITATION_CLOSED}",
+        f"Notification {notices['invitation'].pk} (Invitation to Bob about {match}): {resending.INVITATION_CLOSED}",
         "0 notifications queued again, to be sent as they were written.",
     ]
     closed = act(
         staff_client, cancelled, {**chosen, "_selected_action": cancelled.pk, "notification": notices["closed"].pk}
     )
-    assert messages_of(closed)[0].endswith(services.ACCOUNT_CLOSED)
+    assert messages_of(closed)[0].endswith(resending.ACCOUNT_CLOSED)
     assert not Notification.objects.filter(resent_from__isnull=False).exists()
 
 
 def test_the_notifications_list_offers_send_again_on_the_rows_where_it_makes_sense(
     staff_client, notices, django_capture_on_commit_callbacks
 ):
-    notes = reverse("admin:games_notification_changelist")
+    notes = reverse("admin:notifications_notification_changelist")
     page = staff_client.get(notes)
     assert resend_buttons(page, "_selected_action") == {notices["bobs_turn"].pk}
 
@@ -1010,8 +1018,8 @@ def test_the_notifications_list_offers_send_again_on_the_rows_where_it_makes_sen
 def test_a_closed_account_is_sent_nothing_again(notices):
     """A copy goes out as it was written, without the checks made when sending: staff could
     mail a player whose account is closed."""
-    with pytest.raises(services.ServiceError, match=services.ACCOUNT_CLOSED):
-        services.notification_resend(notification_id=notices["closed"].pk)
+    with pytest.raises(services.ServiceError, match=resending.ACCOUNT_CLOSED):
+        notification_services.notification_resend(notification_id=notices["closed"].pk)
 
 
 def test_the_notifications_list_makes_as_many_queries_for_thirty_rows_as_for_five(staff_client, alice, bob):
@@ -1020,7 +1028,7 @@ def test_the_notifications_list_makes_as_many_queries_for_thirty_rows_as_for_fiv
     def listed_queries() -> int:
         Notification.objects.update(sent_at=timezone.now(), outcome="sent")
         with CaptureQueriesContext(connection) as queries:
-            assert staff_client.get(reverse("admin:games_notification_changelist")).status_code == 200
+            assert staff_client.get(reverse("admin:notifications_notification_changelist")).status_code == 200
         return len(queries)
 
     def play(count):

@@ -10,16 +10,18 @@ import pytest
 from django.contrib.auth.models import Permission
 from django.urls import reverse
 
+from chat import services as chat_services
+from chat.models import Message, MessageReport
 from games import services
-from games.models import Match, Message, MessageReport
+from games.models import Match
 from tests.conftest import make_user, signed_in
 
 
 @pytest.fixture
 def said(alice, bob, match) -> list[Message]:
     return [
-        services.message_post(match_id=match.pk, user=alice, text="good luck"),
-        services.message_post(match_id=match.pk, user=bob, text="rude words"),
+        chat_services.message_post(match_id=match.pk, user=alice, text="good luck"),
+        chat_services.message_post(match_id=match.pk, user=bob, text="rude words"),
     ]
 
 
@@ -70,8 +72,8 @@ def test_staff_who_may_only_look_read_them_without_boxes(client, match, said):
 
 def test_the_list_finds_messages_by_words_author_and_hidden(staff, match, said):
     client = signed_in(staff)
-    url = reverse("admin:games_message_changelist")
-    services.message_hide(message_id=said[1].pk, hidden=True)
+    url = reverse("admin:chat_message_changelist")
+    chat_services.message_hide(message_id=said[1].pk, hidden=True)
     assert "rude words" in client.get(url, {"q": "rude"}).content.decode()
     assert "good luck" not in client.get(url, {"q": "rude"}).content.decode()
     by_bob = client.get(url, {"q": "bob"}).content.decode()
@@ -92,7 +94,7 @@ def test_the_list_hides_a_message_through_the_service(staff, match, said):
         "form-1-id": said[0].pk,
         "_save": "Save",
     }
-    response = client.post(reverse("admin:games_message_changelist"), data)
+    response = client.post(reverse("admin:chat_message_changelist"), data)
     assert response.status_code == 302
     assert [m.hidden for m in Message.objects.order_by("pk")] == [False, True]
     assert Match.objects.get(pk=match.pk).revision == before + 1
@@ -102,7 +104,7 @@ def test_the_list_hides_a_message_through_the_service(staff, match, said):
 def reported(alice, bob, carol, staff, said) -> Message:
     """Bob's rude words, reported by Alice and by staff; Alice's 'good luck' by nobody."""
     for reporter, reason in ((alice, "insult"), (staff, "")):
-        services.message_report(match_id=said[1].match_id, message_id=said[1].pk, user=reporter, reason=reason)
+        chat_services.message_report(match_id=said[1].match_id, message_id=said[1].pk, user=reporter, reason=reason)
     return said[1]
 
 
@@ -114,7 +116,7 @@ def rows(page: str) -> list[str]:
 
 def test_the_list_filters_reported_messages_and_counts_their_reports(staff, reported):
     client = signed_in(staff)
-    url = reverse("admin:games_message_changelist")
+    url = reverse("admin:chat_message_changelist")
     listed = client.get(url).content.decode()
     assert "sortable column-report_count" in listed
     [rude] = [row for row in rows(listed) if "rude words" in row]
@@ -129,7 +131,7 @@ def test_the_list_filters_reported_messages_and_counts_their_reports(staff, repo
 
 
 def test_a_message_s_admin_page_lists_its_reports_read_only(staff, reported):
-    page = signed_in(staff).get(reverse("admin:games_message_change", args=[reported.pk])).content.decode()
+    page = signed_in(staff).get(reverse("admin:chat_message_change", args=[reported.pk])).content.decode()
     section = page.split('id="reports-group"')[1]
     assert "Alice" in section and "insult" in section and "staffer" in section
     assert 'name="reports-0-reason"' not in section, "read-only"
@@ -145,7 +147,7 @@ def test_the_match_s_admin_page_counts_each_message_s_reports(staff, match, repo
 
 def test_staff_hide_a_reported_message_on_its_own_page(staff, match, reported):
     client = signed_in(staff)
-    url = reverse("admin:games_message_change", args=[reported.pk])
+    url = reverse("admin:chat_message_change", args=[reported.pk])
     page = client.get(url).content.decode()
     response = client.post(
         url,

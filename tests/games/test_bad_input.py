@@ -18,17 +18,11 @@ from accounts.middleware import SIGNED_OUT_NOTHING_SENT
 from accounts.views import OUT_OF_DATE
 from games import services
 from games.models import Match, MoveRecord, Seat
-from games.services import (
-    ALREADY_ACCEPTED,
-    ALREADY_SEATED,
-    NOT_FINISHED,
-    NOT_STARTED,
-    NOT_YOUR_TURN,
-    ONLY_CREATOR_CANCELS,
-    STALE_MOVE,
-    YOUR_OWN_MATCH,
-    SeatSpec,
-)
+from games.services import SeatSpec
+from games.services.creating import NOT_FINISHED
+from games.services.errors import NOT_STARTED
+from games.services.joining import ALREADY_ACCEPTED, ALREADY_SEATED, ONLY_CREATOR_CANCELS, YOUR_OWN_MATCH
+from games.services.turns import NOT_YOUR_TURN, STALE_MOVE
 from games.views import MALFORMED, NOT_FOUND, OPENED_NOT_SENT
 from tests.conftest import signed_in
 

@@ -12,8 +12,10 @@ from django.urls import reverse
 from django.utils.html import strip_tags
 
 from games import services
-from games.models import Match, MoveRecord, Notification, names_in_words, seat_names
-from games.services import ClockSpec, SeatSpec
+from games.models import Match, MoveRecord
+from games.naming import names_in_words, seat_names
+from games.services import ClockSpec, SeatSpec, creating
+from notifications.models import Notification
 from tests.games.conftest import play_random_moves
 
 # Where each board names the winners: a sentence, or Mecca's score rows marked "wins".
@@ -25,7 +27,7 @@ BOARD_WINNERS = {
 
 def new_match(slug: str, creator, *others, seed: int, monkeypatch) -> Match:
     """Started, no clock, a known seed: ``others`` are users (invited, accepted) or "ai"."""
-    monkeypatch.setattr(services, "new_seed", lambda: seed)
+    monkeypatch.setattr(creating, "new_seed", lambda: seed)
     seats = [
         SeatSpec("creator"),
         *(

@@ -13,8 +13,10 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from games import services, tasks
-from games.models import DAY, Match, MatchEvent, MoveRecord, Notification, Seat, Status
-from games.services import ClockSpec, SeatSpec
+from games.models import DAY, Match, MatchEvent, MoveRecord, Seat, Status
+from games.services import ClockSpec, SeatSpec, clocks, creating, leaving, turns
+from notifications import tasks as notification_tasks
+from notifications.models import Notification
 from tests.conftest import make_user, start_match
 from tests.games.conftest import PER_MOVE_2_DAYS, start_timed_match
 from tests.games.test_race import hold_the_lock_longer, require_postgresql, run_together
@@ -30,7 +32,7 @@ def seat(match, number) -> Seat:
 def enqueued(monkeypatch):
     calls: list[tuple] = []
     monkeypatch.setattr(tasks, "enqueue_ai_move", lambda *args: calls.append(("ai_move", *args)))
-    monkeypatch.setattr(tasks, "enqueue_notification", lambda *args: calls.append(("notification", *args)))
+    monkeypatch.setattr(notification_tasks, "enqueue_notification", lambda *args: calls.append(("notification", *args)))
     return calls
 
 
@@ -142,7 +144,7 @@ def test_a_timeout_racing_a_last_second_move_ends_with_exactly_one_of_them(
     match = start_timed_match(alice, bob)
     deadline = seat(match, 0).deadline
     clock.advance(days=2, seconds=-1)  # the move comes in one second before the deadline
-    hold_the_lock_longer(monkeypatch, "_after_position_change", "_stop_all_clocks")
+    hold_the_lock_longer(monkeypatch, (turns, "after_position_change"), (leaving, "stop_all_clocks"))
 
     def move():
         return services.move_submit(match_id=match.pk, user=alice, move="1", expected_version=0)
@@ -174,7 +176,7 @@ def test_a_timeout_racing_a_last_second_extension_ends_with_exactly_one_of_them(
     match = start_timed_match(alice, bob)
     deadline = seat(match, 0).deadline
     clock.now = deadline - timedelta(seconds=1)
-    hold_the_lock_longer(monkeypatch, "_cancel_reminders", "_stop_all_clocks")
+    hold_the_lock_longer(monkeypatch, (clocks, "record_event"), (leaving, "stop_all_clocks"))
 
     def extend():
         return services.seat_deadline_extend(match_id=match.pk, seat_number=0, hours=24, actor=None, reason="ill")
@@ -388,7 +390,7 @@ def test_a_time_bank_whose_cap_is_below_its_start_is_refused(client, alice):
             "bank_cap_days": "2",
         },
     )
-    assert response.status_code == 400 and services.BAD_TIME_BANK in response.content.decode()
+    assert response.status_code == 400 and creating.BAD_TIME_BANK in response.content.decode()
 
 
 def test_a_vacation_speaks_of_no_clock_in_a_match_without_a_time_limit(alice, bob, client):

@@ -47,10 +47,16 @@ from django.utils import dateformat, timezone
 
 from accounts.models import User
 from accounts.services import user_deactivate
+from chat import services as chat_services
+from chat import tasks as chat_tasks
 from games import services, tasks
-from games.models import Match, MatchEvent, Notification, OnTimeout, Seat, Status, TimeControl
-from games.services import ClockSpec, SeatSpec
+from games.models import Match, MatchEvent, OnTimeout, Seat, Status, TimeControl
+from games.services import ClockSpec, SeatSpec, clocks, creating
 from games.templatetags.clocks import local_time, local_time_named
+from notifications import services as notification_services
+from notifications import tasks as notification_tasks
+from notifications.models import Notification
+from notifications.services import delivery
 from tests.conftest import make_user
 from tests.games.local_servers import WebhookServer
 
@@ -65,7 +71,7 @@ MAIL_DOWN = [
     (START + timedelta(days=2, hours=8, minutes=25), START + timedelta(days=2, hours=8, minutes=45)),
 ]
 BEAT_LAG = timedelta(seconds=31)  # the relay comes every 30 s
-PRESENCE = timedelta(seconds=services.PRESENCE_SECONDS)
+PRESENCE = timedelta(seconds=notification_services.PRESENCE_SECONDS)
 LATE_AFTER_MAIL_DOWN = timedelta(hours=1)  # the retries back off: 30 s, 1 min, 2 min ... 16 min
 
 
@@ -321,7 +327,11 @@ def on_the_grid(moment: datetime, seconds: int) -> datetime:
 class Site:
     """The worker and beat, for one scenario (see the module docstring)."""
 
-    SWEEP_PERIODS = ((tasks.sweep_vacations, 300), (tasks.sweep_deadlines, 60), (tasks.sweep_notifications, 30))
+    SWEEP_PERIODS = (
+        (tasks.sweep_vacations, 300),
+        (tasks.sweep_deadlines, 60),
+        (notification_tasks.sweep_notifications, 30),
+    )
 
     def __init__(self, clock, capture, client, webhook: WebhookServer, people: dict[str, User], staff: User):
         self.clock, self.capture, self.client, self.webhook = clock, capture, client, webhook
@@ -371,11 +381,11 @@ class Site:
                     continue
                 if task == "report":
                     emails = len(mail.outbox)
-                    services.report_staff_tell(report_id=args[0])
+                    chat_services.report_staff_tell(report_id=args[0])
                     self.staff_mail += mail.outbox[emails:]
                     continue
                 with contextlib.suppress(OSError):  # the task's retries and the relay try again
-                    services.notification_send(notification_id=args[0])
+                    notification_services.notification_send(notification_id=args[0])
 
     def deliver(self, real_deliver, notification: Notification) -> None:
         if notification.channel == Notification.Channel.EMAIL and self.while_mail_was_down(self.clock.now):
@@ -452,10 +462,11 @@ class Site:
         pending = Notification.objects.filter(sent_at__isnull=True)
         relay = [
             notice.due_at
-            if notice.kind in tasks.SCHEDULED_KINDS or notice.attempts
+            if notice.kind in notification_tasks.SCHEDULED_KINDS or notice.attempts
             else max(
                 notice.due_at,
-                notice.created_at + timedelta(seconds=tasks.NOTIFICATION_SWEEP_AFTER_SECONDS, microseconds=1),
+                notice.created_at
+                + timedelta(seconds=notification_tasks.NOTIFICATION_SWEEP_AFTER_SECONDS, microseconds=1),
             )
             for notice in pending
         ]
@@ -464,7 +475,7 @@ class Site:
             tasks.sweep_deadlines: Seat.objects.filter(to_act=True, match__status=Status.ACTIVE).aggregate(
                 first=Min("deadline")
             )["first"],
-            tasks.sweep_notifications: min(relay, default=None),
+            notification_tasks.sweep_notifications: min(relay, default=None),
         }
         runs = [(at, 0, name) for name, at in self.next_probe.items()]
         for order, (sweep, period) in enumerate(self.SWEEP_PERIODS, start=1):
@@ -536,7 +547,7 @@ class Site:
 
     def say(self, match: Match, name: str, words: str) -> Said:
         text = f"{self.cast[name].name}: {words} ({len(self.said) + 1})"
-        message = self.do(lambda: services.message_post(match_id=match.pk, user=self.people[name], text=text))
+        message = self.do(lambda: chat_services.message_post(match_id=match.pk, user=self.people[name], text=text))
         readers = frozenset(
             Seat.objects.filter(match=match, user__is_active=True)
             .exclude(user=self.people[name])
@@ -547,7 +558,7 @@ class Site:
         return said
 
     def hide(self, said: Said) -> None:
-        self.do(lambda: services.message_hide(message_id=said.pk, hidden=True))
+        self.do(lambda: chat_services.message_hide(message_id=said.pk, hidden=True))
         self.hidden[said.pk] = self.clock.now
 
     def talk(self, match: Match, turn: Turn | None, line: str) -> None:
@@ -593,7 +604,7 @@ class Site:
             said = self.say(match, writer, "something to report")
             self.run_until(self.clock.now + timedelta(seconds=600))
             self.do(
-                lambda: services.message_report(
+                lambda: chat_services.message_report(
                     match_id=match.pk, message_id=said.pk, user=self.people[turn.player], reason="Not nice"
                 )
             )
@@ -793,17 +804,17 @@ def test_a_week_of_correspondence_tells_each_player_what_is_true_once(
 ):
     clock.now = START - timedelta(days=1)  # Sunday
     settings.MANAGERS = MODERATORS
-    monkeypatch.setattr(services, "new_seed", lambda: SEED)
+    monkeypatch.setattr(creating, "new_seed", lambda: SEED)
     humans = [name for name in scenario.seats if name != "ai"]
     people = {name: person(name, webhook) for name in humans}
     site = Site(clock, django_capture_on_commit_callbacks, client, webhook, people, make_user("sam", is_staff=True))
     monkeypatch.setattr(
         tasks, "enqueue_ai_move", lambda match_id, version: site.queue.append(("ai", match_id, version))
     )
-    monkeypatch.setattr(tasks, "enqueue_notification", lambda pk: site.queue.append(("send", pk)))
-    monkeypatch.setattr(tasks, "enqueue_report", lambda pk: site.queue.append(("report", pk)))
-    real_deliver = services._deliver
-    monkeypatch.setattr(services, "_deliver", lambda notification: site.deliver(real_deliver, notification))
+    monkeypatch.setattr(notification_tasks, "enqueue_notification", lambda pk: site.queue.append(("send", pk)))
+    monkeypatch.setattr(chat_tasks, "enqueue_report", lambda pk: site.queue.append(("report", pk)))
+    real_deliver = delivery._deliver
+    monkeypatch.setattr(delivery, "_deliver", lambda notification: site.deliver(real_deliver, notification))
 
     # Who waits for the digest started a match against the AI on Sunday, and leaves it waiting until they resign it.
     for (name, _nth), plan in scenario.plan.items():
@@ -950,7 +961,7 @@ def your_turn_due(turn: Turn) -> datetime | None:
     if turn.seen >= turn.start:
         return None
     # Handed back to the relay, which takes a row no task was sent for a minute after it was written.
-    due = max(turn.seen + PRESENCE, turn.start + timedelta(seconds=tasks.NOTIFICATION_SWEEP_AFTER_SECONDS))
+    due = max(turn.seen + PRESENCE, turn.start + timedelta(seconds=notification_tasks.NOTIFICATION_SWEEP_AFTER_SECONDS))
     return due if on_the_grid(due, 30) <= turn.end else None
 
 
@@ -961,7 +972,7 @@ def expected_reminders(turn: Turn, persona: Persona) -> list[datetime]:
     reminder was still waiting for the relay (it then comes after the restart)."""
     moments, come = [], 0
     for since, deadline, until in turn.runs:
-        at = {share: since + (deadline - since) * share / 100 for share in services.REMINDER_SHARES}
+        at = {share: since + (deadline - since) * share / 100 for share in clocks.REMINDER_SHARES}
         mine = [share for share in persona.shares if share > come]
         sent = [share for share in mine if on_the_grid(at[share], 30) <= until]
         moments += [at[share] for share in sent]
@@ -970,7 +981,7 @@ def expected_reminders(turn: Turn, persona: Persona) -> list[datetime]:
             [come]
             + [
                 share
-                for share in services.REMINDER_SHARES
+                for share in clocks.REMINDER_SHARES
                 if at[share] <= until and (first_unsent is None or at[share] < first_unsent)
             ]
         )

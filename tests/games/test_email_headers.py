@@ -11,9 +11,11 @@ from datetime import datetime, timedelta
 import pytest
 from django.core import mail
 
-from games import services, tasks
-from games.models import Notification
+from games import services
 from games.services import SeatSpec
+from notifications import services as notification_services
+from notifications import tasks as notification_tasks
+from notifications.models import Notification
 from tests.games.conftest import start_timed_match
 from tests.games.test_notifications import settle, sweep
 
@@ -42,7 +44,7 @@ def test_a_matchs_emails_are_one_conversation_with_ids_of_the_site(clock, alice,
     services.move_submit(match_id=other.pk, user=carol, move="1", expected_version=0)
     sweep(clock)
     clock.advance(days=1, seconds=1)
-    tasks.sweep_notifications()  # Bob's reminders at half time
+    notification_tasks.sweep_notifications()  # Bob's reminders at half time
     services.match_resign(match_id=match.pk, user=alice)
     sweep(clock)
 
@@ -70,7 +72,7 @@ def test_the_digest_joins_no_match_conversation(clock, alice, bob, carol):
     services.move_submit(match_id=second.pk, user=carol, move="1", expected_version=0)
     settle(clock)
     clock.now = Notification.objects.get(user=bob, kind=Notification.Kind.DIGEST).due_at + timedelta(seconds=1)
-    tasks.sweep_notifications()
+    notification_tasks.sweep_notifications()
 
     [digest] = sent_to(bob)
     assert digest["Subject"] == "Your turn in 2 matches"
@@ -84,7 +86,7 @@ def test_an_email_staff_send_again_stays_in_its_matchs_conversation(clock, alice
     services.match_resign(match_id=match.pk, user=alice)
     sweep(clock)
     over = Notification.objects.get(user=bob, kind=Notification.Kind.MATCH_OVER)
-    services.notification_resend(notification_id=over.pk)
+    notification_services.notification_resend(notification_id=over.pk)
     sweep(clock)
 
     first, again = sent_to(bob)

@@ -1,4 +1,4 @@
-"""The daily clearing (``tasks.clear_expired``): what only grows and is not the product goes,
+"""The daily clearing (``housekeeping_tasks.clear_expired``): what only grows and is not the product goes,
 in batches, and nothing else: expired sessions and cache rows, notifications done with long
 ago, old development mail files. Two runs at once clear each row once."""
 
@@ -16,8 +16,10 @@ from django.db import connection
 from django.utils import timezone
 
 from config.celery import app
-from games import housekeeping, tasks
-from games.models import Notification, Status
+from games.models import Status
+from housekeeping import clearing
+from housekeeping import tasks as housekeeping_tasks
+from notifications.models import Notification
 from tests.conftest import start_match
 from tests.games.test_race import require_postgresql, run_together
 
@@ -26,7 +28,7 @@ SMALL_BATCH = 3  # several batches from a few rows
 
 @pytest.fixture
 def small_batches(monkeypatch):
-    monkeypatch.setattr(housekeeping, "BATCH", SMALL_BATCH)
+    monkeypatch.setattr(clearing, "BATCH", SMALL_BATCH)
 
 
 @pytest.fixture
@@ -95,9 +97,9 @@ def test_it_clears_expired_sessions_in_batches_and_keeps_the_live_ones(small_bat
     """Django never ran ``clearsessions``: every expired session stayed in the table for good."""
     expired, live = sessions(SMALL_BATCH * 2 + 1, expired=True), sessions(2, expired=False)
 
-    assert tasks.clear_expired()["sessions"] == len(expired)
+    assert housekeeping_tasks.clear_expired()["sessions"] == len(expired)
     assert set(Session.objects.values_list("pk", flat=True)) == live
-    assert tasks.clear_expired()["sessions"] == 0, "a second run finds nothing to do"
+    assert housekeeping_tasks.clear_expired()["sessions"] == 0, "a second run finds nothing to do"
 
 
 @pytest.mark.django_db
@@ -106,10 +108,10 @@ def test_it_clears_expired_cache_rows_and_keeps_the_live_counters(small_batches,
     cache_rows("old", SMALL_BATCH * 2 + 1, expired=True)
     live = cache_rows("live", 2, expired=False)
 
-    assert tasks.clear_expired()["cache_rows"] == SMALL_BATCH * 2 + 1
+    assert housekeeping_tasks.clear_expired()["cache_rows"] == SMALL_BATCH * 2 + 1
     assert cache_keys() == set(live)
     assert cache.get_many(live) == dict.fromkeys(live, 1)
-    assert tasks.clear_expired()["cache_rows"] == 0
+    assert housekeeping_tasks.clear_expired()["cache_rows"] == 0
 
 
 @pytest.mark.django_db
@@ -128,14 +130,14 @@ def test_it_clears_notifications_done_with_long_ago_and_keeps_the_rest(alice, se
     copied_long_ago = notification(alice, created_days_ago=120, sent_days_ago=120)
     old_copy = notification(alice, created_days_ago=95, sent_days_ago=95, resent_from=copied_long_ago)
 
-    assert tasks.clear_expired()["notifications"] == 5
+    assert housekeeping_tasks.clear_expired()["notifications"] == 5
     kept = {recent, pending, copied_lately, recent_copy, copied_now, pending_copy}
     assert set(Notification.objects.all()) == kept
     assert not {old_sent, old_failed, old_skipped, copied_long_ago, old_copy} & set(Notification.objects.all())
     # A copy kept is still a copy: it goes out as it was written, not checked as a new notice.
     assert Notification.objects.get(pk=pending_copy.pk).resent_from_id == copied_now.pk
     assert Notification.objects.get(pk=recent_copy.pk).resent_from_id == copied_lately.pk
-    assert tasks.clear_expired()["notifications"] == 0
+    assert housekeeping_tasks.clear_expired()["notifications"] == 0
 
 
 @pytest.mark.django_db
@@ -151,7 +153,7 @@ def test_it_clears_no_match_data(alice, bob, settings):
     events, moves = match.events.count(), match.moves.count()
     Notification.objects.update(created_at=long_ago, sent_at=long_ago, outcome=Notification.Outcome.SENT)
 
-    tasks.clear_expired()
+    housekeeping_tasks.clear_expired()
 
     assert match.events.count() == events and match.moves.count() == moves
     assert type(match).objects.filter(pk=match.pk).exists()
@@ -169,15 +171,15 @@ def test_it_clears_old_development_mail_files_only(tmp_path, settings):
     for path in (old, theirs):
         os.utime(path, (fifteen_days_ago, fifteen_days_ago))
 
-    assert tasks.clear_expired()["mail_files"] == 1
+    assert housekeeping_tasks.clear_expired()["mail_files"] == 1
     assert sorted(tmp_path.iterdir()) == [new, theirs]
-    assert tasks.clear_expired()["mail_files"] == 0
+    assert housekeeping_tasks.clear_expired()["mail_files"] == 0
 
 
 @pytest.mark.django_db
 def test_no_mail_folder_is_nothing_to_clear(tmp_path, settings):
     settings.MAIL_FILE_PATH = tmp_path / "never-written"
-    assert tasks.clear_expired()["mail_files"] == 0
+    assert housekeeping_tasks.clear_expired()["mail_files"] == 0
 
 
 @pytest.mark.django_db
@@ -185,10 +187,10 @@ def test_one_clearing_that_fails_does_not_stop_the_others(monkeypatch, caplog):
     def broken():
         raise RuntimeError("the cache table is gone")
 
-    monkeypatch.setattr(housekeeping, "expired_cache_clear", broken)
+    monkeypatch.setattr(clearing, "expired_cache_clear", broken)
     expired = sessions(2, expired=True)
 
-    cleared = tasks.clear_expired()
+    cleared = housekeeping_tasks.clear_expired()
 
     assert "cache_rows" not in cleared and cleared["sessions"] == len(expired)
     assert "Clearing the old cache rows failed; the next run tries again." in caplog.text
@@ -203,7 +205,7 @@ def test_two_runs_at_once_clear_each_row_once_and_nothing_live(small_batches, ca
     for _ in range(SMALL_BATCH * 5):
         notification(alice, created_days_ago=400, sent_days_ago=400)
 
-    results = run_together(tasks.clear_expired, tasks.clear_expired)
+    results = run_together(housekeeping_tasks.clear_expired, housekeeping_tasks.clear_expired)
 
     assert not [result for result in results if isinstance(result, Exception)], results
     for name in ("sessions", "cache_rows", "notifications"):
@@ -215,7 +217,7 @@ def test_two_runs_at_once_clear_each_row_once_and_nothing_live(small_batches, ca
 
 def test_beat_runs_the_clearing_once_a_day():
     entry = app.conf.beat_schedule["clear-expired"]
-    assert entry["task"] == tasks.clear_expired.name
+    assert entry["task"] == housekeeping_tasks.clear_expired.name
     now = timezone.now()
     assert entry["schedule"].is_due(now - timedelta(hours=25)).is_due, "due a day after the last run"
     assert not entry["schedule"].is_due(now).is_due, "not again right after a run"

@@ -13,9 +13,10 @@ from django.core import mail
 from django.urls import reverse
 
 from games import services
-from games.models import Match, Notification, Seat, Status
+from games.models import Match, Seat, Status
 from games.selectors import LOBBY_SHOWN, LOBBY_SHOWN_PER_CREATOR
-from games.services import SeatSpec
+from games.services import SeatSpec, creating
+from notifications.models import Notification
 from tests.conftest import make_user, start_match
 from tests.games.test_notifications import sweep
 from tests.games.test_race import hold_the_lock_longer, require_postgresql, run_together
@@ -88,7 +89,7 @@ def test_two_matches_sent_at_once_cannot_both_take_the_last_place(alice, monkeyp
     settings.OPEN_MATCHES_PER_PLAYER = 3
     create(alice, OPEN)
     create(alice, OPEN)
-    hold_the_lock_longer(monkeypatch, "clock_fields")  # called after the count, before the match is stored
+    hold_the_lock_longer(monkeypatch, (creating, "clock_fields"))  # called after the count, before the match is stored
 
     results = run_together(lambda: create(alice, OPEN), lambda: create(alice, OPEN))
 
@@ -258,6 +259,6 @@ def test_a_match_sent_while_its_creator_closes_their_account_is_not_made(alice, 
     User.objects.filter(pk=alice.pk).update(is_active=False)  # the request still holds the signed-in user
     before = stored()
     for seats in (OPEN, inviting(bob)):
-        with pytest.raises(services.ServiceError, match=re.escape(services.CREATOR_CLOSED)):
+        with pytest.raises(services.ServiceError, match=re.escape(creating.CREATOR_CLOSED)):
             create(alice, seats)
     assert stored() == before

@@ -16,7 +16,8 @@ from accounts.services import user_deactivate
 from games import services
 from games.engine import get_game
 from games.engine.base import Outcome
-from games.models import Match, Notification, Status
+from games.models import Match, Status
+from notifications.models import Notification
 from tests.conftest import make_user, start_match
 from tests.games.conftest import start_timed_match
 

@@ -17,9 +17,15 @@ from django.core import mail
 from django.urls import reverse
 
 from accounts.services import user_deactivate
-from games import selectors, services, tasks
-from games.models import Notification, Seat
+from chat import services as chat_services
+from games import services
+from games.models import Seat
 from games.services import SeatSpec
+from notifications import selectors as notification_selectors
+from notifications import services as notification_services
+from notifications import tasks as notification_tasks
+from notifications.models import Notification
+from notifications.services import delivery, resending
 from tests.conftest import signed_in, start_match
 from tests.games.local_servers import WebhookServer
 
@@ -41,7 +47,7 @@ def delay(settings) -> int:
 def relay(clock, seconds: float) -> None:
     """Beat's relay after ``seconds``."""
     clock.advance(seconds=seconds)
-    tasks.sweep_notifications()
+    notification_tasks.sweep_notifications()
 
 
 def told(user) -> list:
@@ -50,7 +56,7 @@ def told(user) -> list:
 
 
 def write(match, user, text: str):
-    return services.message_post(match_id=match.pk, user=user, text=text)
+    return chat_services.message_post(match_id=match.pk, user=user, text=text)
 
 
 @pytest.fixture
@@ -154,7 +160,7 @@ def test_a_player_still_on_the_page_is_not_emailed_one_who_left_before_a_later_m
     write(match, alice, "second")  # Bob closed the page before it came
     relay(clock, delay - 70 + 1)
     assert not told(bob), "held back while he might still be looking"
-    relay(clock, services.PRESENCE_SECONDS)
+    relay(clock, notification_services.PRESENCE_SECONDS)
     [sent] = told(bob)
     assert "  second" in sent.body and "  first" not in sent.body, "only what he has not seen"
     assert sent.subject == f"Alice wrote in Mancala #{match.pk}: second"
@@ -163,7 +169,7 @@ def test_a_player_still_on_the_page_is_not_emailed_one_who_left_before_a_later_m
     for _ in range(8):  # still on the page, polling
         clock.advance(seconds=30)
         client.get(poll, {"token": "x"}, **HTMX)
-        tasks.sweep_notifications()
+        notification_tasks.sweep_notifications()
     assert len(told(bob)) == 1
 
 
@@ -174,14 +180,14 @@ def test_digest_players_get_a_line_in_the_digest_and_no_email(clock, alice, bob,
     for text in ("one", "two", "three"):
         write(match, alice, text)
     hidden = write(match, alice, "rude")
-    services.message_hide(message_id=hidden.pk, hidden=True)
+    chat_services.message_hide(message_id=hidden.pk, hidden=True)
     relay(clock, delay + 1)
     assert not told(bob)
     assert not Notification.objects.filter(user=bob, kind="message", channel="email").exists()
 
     digest = Notification.objects.get(user=bob, kind=Notification.Kind.DIGEST, sent_at__isnull=True)
     clock.now = digest.due_at + timedelta(seconds=1)
-    tasks.sweep_notifications()
+    notification_tasks.sweep_notifications()
     [sent] = [m for m in mail.outbox if m.to == [bob.email]]
     assert sent.subject == "New messages in 1 match", "no turn of his waits (it is Alice's)"
     assert f"New messages in Mancala #{match.pk} (3)" in sent.body
@@ -191,7 +197,7 @@ def test_digest_players_get_a_line_in_the_digest_and_no_email(clock, alice, bob,
     write(match, alice, "four")  # the next digest tells of what came since this one
     services.move_submit(match_id=match.pk, user=alice, move="1", expected_version=0)
     clock.now = Notification.objects.get(user=bob, kind="digest", sent_at__isnull=True).due_at + timedelta(seconds=1)
-    tasks.sweep_notifications()
+    notification_tasks.sweep_notifications()
     sent = [m for m in mail.outbox if m.to == [bob.email]][-1]
     assert sent.subject == "Your turn in 1 match; new messages in 1"
     assert f"New messages in Mancala #{match.pk} (1)" in sent.body
@@ -237,13 +243,13 @@ def test_the_profile_turns_them_off_and_so_does_the_emails_unsubscribe_link(cloc
 def test_messages_staff_removed_are_left_out_and_all_removed_sends_nothing(clock, alice, bob, match, delay):
     write(match, alice, "well played")
     rude = write(match, alice, "you cheat!!")
-    services.message_hide(message_id=rude.pk, hidden=True)
+    chat_services.message_hide(message_id=rude.pk, hidden=True)
     relay(clock, delay + 1)
     [sent] = told(bob)
     assert "well played" in sent.subject and "cheat" not in sent.body + sent.subject
 
     gone = write(match, alice, "more rudeness")
-    services.message_hide(message_id=gone.pk, hidden=True)
+    chat_services.message_hide(message_id=gone.pk, hidden=True)
     relay(clock, delay + 1)
     assert len(told(bob)) == 1
     assert Notification.objects.filter(user=bob, kind="message").latest("pk").last_error == (
@@ -286,16 +292,16 @@ def test_a_long_first_line_is_cut_short_in_the_subject(clock, alice, bob, match,
 
 def test_a_message_written_while_its_notice_goes_out_gets_one_of_its_own(clock, alice, bob, match, delay, monkeypatch):
     write(match, alice, "first")
-    real = services._deliver
+    real = delivery._deliver
 
     def deliver_while_alice_writes(notification):
         real(notification)
         if notification.kind == Notification.Kind.MESSAGE:
             write(match, alice, "second")  # after the email was written, before it was marked sent
 
-    monkeypatch.setattr(services, "_deliver", deliver_while_alice_writes)
+    monkeypatch.setattr(delivery, "_deliver", deliver_while_alice_writes)
     relay(clock, delay + 1)
-    monkeypatch.setattr(services, "_deliver", real)
+    monkeypatch.setattr(delivery, "_deliver", real)
     relay(clock, delay + 1)
     first, second = told(bob)
     assert "  first" in first.body and "second" not in first.body
@@ -306,21 +312,21 @@ def test_staff_may_send_one_again_unless_it_quotes_a_message_removed_since(clock
     message = write(match, alice, "gg")
     relay(clock, delay + 1)
     sent = Notification.objects.get(user=bob, kind="message")
-    facts = selectors.with_resend_facts(Notification.objects.filter(pk=sent.pk)).get()
-    assert services.resend_refusal(facts) == ""
-    services.notification_resend(notification_id=sent.pk)
-    tasks.sweep_notifications()
+    facts = notification_selectors.with_resend_facts(Notification.objects.filter(pk=sent.pk)).get()
+    assert notification_services.resend_refusal(facts) == ""
+    notification_services.notification_resend(notification_id=sent.pk)
+    notification_tasks.sweep_notifications()
     assert len(told(bob)) == 2
 
-    services.message_hide(message_id=message.pk, hidden=True)
-    facts = selectors.with_resend_facts(Notification.objects.filter(pk=sent.pk)).get()
-    assert services.resend_refusal(facts) == services.QUOTES_A_REMOVED_MESSAGE
+    chat_services.message_hide(message_id=message.pk, hidden=True)
+    facts = notification_selectors.with_resend_facts(Notification.objects.filter(pk=sent.pk)).get()
+    assert notification_services.resend_refusal(facts) == resending.QUOTES_A_REMOVED_MESSAGE
 
     bob.message_emails = False
     bob.save()
-    services.message_hide(message_id=message.pk, hidden=False)
-    facts = selectors.with_resend_facts(Notification.objects.filter(pk=sent.pk)).get()
-    assert services.resend_refusal(facts) == services.EMAIL_NOT_WANTED
+    chat_services.message_hide(message_id=message.pk, hidden=False)
+    facts = notification_selectors.with_resend_facts(Notification.objects.filter(pk=sent.pk)).get()
+    assert notification_services.resend_refusal(facts) == resending.EMAIL_NOT_WANTED
 
 
 def test_an_invited_player_who_has_not_answered_is_told_too(clock, alice, bob, delay):

@@ -11,10 +11,14 @@ from django.conf import settings as django_settings
 from django.core import mail
 from django.urls import reverse
 
-from games import services, tasks
-from games.models import Match, Message, MessageReport
+from chat import services as chat_services
+from chat import tasks as chat_tasks
+from chat.models import Message, MessageReport
+from games import services
+from games.models import Match
 from games.services import SeatSpec
 from games.views import NOT_FOUND, OPENED_NOT_SENT
+from notifications import tasks as notification_tasks
 from tests.conftest import signed_in, start_match
 from tests.games.test_tasks import wait_until, worker  # noqa: F401 (the worker fixture)
 
@@ -24,11 +28,11 @@ MODERATORS = ["mods@example.com", "owner@example.com"]
 
 @pytest.fixture
 def rude(alice, match) -> Message:
-    return services.message_post(match_id=match.pk, user=alice, text="you play like a potato")
+    return chat_services.message_post(match_id=match.pk, user=alice, text="you play like a potato")
 
 
 def report(message: Message, user, reason: str = "") -> MessageReport:
-    return services.message_report(match_id=message.match_id, message_id=message.pk, user=user, reason=reason)
+    return chat_services.message_report(match_id=message.match_id, message_id=message.pk, user=user, reason=reason)
 
 
 # --- the service ------------------------------------------------------------------------
@@ -41,14 +45,14 @@ def test_a_report_stores_who_reported_which_message_and_why(bob, rude):
 
 
 def test_one_s_own_message_cannot_be_reported(alice, rude):
-    with pytest.raises(services.ServiceError, match=services.REPORT_OWN_MESSAGE):
+    with pytest.raises(services.ServiceError, match=chat_services.REPORT_OWN_MESSAGE):
         report(rude, alice)
     assert not MessageReport.objects.exists()
 
 
 def test_a_message_staff_hid_cannot_be_reported(bob, rude):
-    services.message_hide(message_id=rude.pk, hidden=True)
-    with pytest.raises(services.ServiceError, match=services.REPORT_HIDDEN_MESSAGE):
+    chat_services.message_hide(message_id=rude.pk, hidden=True)
+    with pytest.raises(services.ServiceError, match=chat_services.REPORT_HIDDEN_MESSAGE):
         report(rude, bob)
     assert not MessageReport.objects.exists()
 
@@ -56,15 +60,15 @@ def test_a_message_staff_hid_cannot_be_reported(bob, rude):
 def test_a_message_of_a_match_one_may_not_open_is_not_found(carol, rude):
     with pytest.raises(services.NotFound) as refused:
         report(rude, carol)
-    assert refused.value.status == 404 and refused.value.message == services.MESSAGE_NOT_FOUND
+    assert refused.value.status == 404 and refused.value.message == chat_services.MESSAGE_NOT_FOUND
     assert not MessageReport.objects.exists()
 
 
 def test_a_message_of_another_match_is_not_found(alice, bob, rude):
     other = start_match(alice, bob)
     for match_id, message_id in ((other.pk, rude.pk), (rude.match_id, 987654)):
-        with pytest.raises(services.NotFound, match=services.MESSAGE_NOT_FOUND):
-            services.message_report(match_id=match_id, message_id=message_id, user=bob, reason="")
+        with pytest.raises(services.NotFound, match=chat_services.MESSAGE_NOT_FOUND):
+            chat_services.message_report(match_id=match_id, message_id=message_id, user=bob, reason="")
     assert not MessageReport.objects.exists()
 
 
@@ -72,7 +76,7 @@ def test_a_spectator_of_an_open_challenge_may_report_what_they_read(alice, carol
     challenge = services.match_create(
         creator=alice, game_slug="mancala", options={}, seats=[SeatSpec("creator"), SeatSpec("open")]
     )
-    message = services.message_post(match_id=challenge.pk, user=alice, text="only good players please, idiots")
+    message = chat_services.message_post(match_id=challenge.pk, user=alice, text="only good players please, idiots")
     assert report(message, carol).reporter == carol
 
 
@@ -86,7 +90,7 @@ def test_a_reason_over_200_characters_is_refused_in_words(bob, rude):
 
 def test_reporting_the_same_message_twice_is_no_error_and_stores_nothing_new(bob, rude):
     first = report(rude, bob, "an insult")
-    with pytest.raises(services.AlreadyDone, match=services.REPORTED_ALREADY):
+    with pytest.raises(services.AlreadyDone, match=chat_services.REPORTED_ALREADY):
         report(rude, bob, "still an insult")
     assert list(MessageReport.objects.values_list("pk", "reason")) == [(first.pk, "an insult")]
 
@@ -98,10 +102,10 @@ def test_at_most_ten_reports_an_hour_then_in_words_until_the_hour_is_over(monkey
     )
     for message in messages[:10]:
         report(message, bob)
-    with pytest.raises(services.TooFast, match=services.REPORTS_TOO_FAST) as refused:
+    with pytest.raises(services.TooFast, match=chat_services.REPORTS_TOO_FAST) as refused:
         report(messages[10], bob)
     assert refused.value.status == 429 and MessageReport.objects.count() == 10
-    clock.advance(seconds=services.REPORTS_WINDOW_SECONDS - 60)
+    clock.advance(seconds=chat_services.REPORTS_WINDOW_SECONDS - 60)
     with pytest.raises(services.TooFast):
         report(messages[10], bob)
     clock.advance(seconds=61)
@@ -124,8 +128,8 @@ def staff_emails() -> list:
 
 def sweep(clock) -> int:
     """Beat's sweep, once the grace for a report's own task has passed."""
-    clock.advance(seconds=tasks.NOTIFICATION_SWEEP_AFTER_SECONDS + 1)
-    return tasks.sweep_reports()
+    clock.advance(seconds=notification_tasks.NOTIFICATION_SWEEP_AFTER_SECONDS + 1)
+    return chat_tasks.sweep_reports()
 
 
 @pytest.mark.worker
@@ -138,7 +142,7 @@ def test_the_first_report_of_a_message_emails_staff_once_through_the_worker(
     staff,
 ):
     match = start_match(alice, bob)
-    rude = services.message_post(match_id=match.pk, user=alice, text="you play like a potato\nand smell like one")
+    rude = chat_services.message_post(match_id=match.pk, user=alice, text="you play like a potato\nand smell like one")
 
     first = report(rude, bob, "an insult")
 
@@ -149,16 +153,16 @@ def test_the_first_report_of_a_message_emails_staff_once_through_the_worker(
     assert "Written by Alice (alice) before the first move" in email.body
     assert "you play like a potato\nand smell like one" in email.body
     assert "Reason: an insult" in email.body
-    admin = django_settings.SITE_URL + reverse("admin:games_message_change", args=[rude.pk])
+    admin = django_settings.SITE_URL + reverse("admin:chat_message_change", args=[rude.pk])
     assert admin in email.body
     assert email.extra_headers["Auto-Submitted"] == "auto-generated"
     assert MessageReport.objects.get(pk=first.pk).staff_told_at is not None
     # The same task delivered again (acks_late, a redelivery) finds the report told and sends nothing.
-    again = tasks.tell_staff_of_report.delay(first.pk)
-    wait_until(lambda: ("games.tasks.tell_staff_of_report", again.id) in worker, what="the task delivered again")
+    again = chat_tasks.tell_staff_of_report.delay(first.pk)
+    wait_until(lambda: ("chat.tasks.tell_staff_of_report", again.id) in worker, what="the task delivered again")
     # Another player's report of the same message is counted in the admin, and emails nobody.
     report(rude, staff, "agreed")
-    assert tasks.sweep_reports() == 0
+    assert chat_tasks.sweep_reports() == 0
     assert len(staff_emails()) == 1
 
 
@@ -175,7 +179,7 @@ def test_only_the_first_report_schedules_an_email(
 def test_a_report_whose_task_was_lost_is_emailed_by_the_sweep_once(moderators, clock, bob, staff, rude):
     first = report(rude, bob)  # its task is never run here
     report(rude, staff)
-    assert tasks.sweep_reports() == 0, "a recent report is left to its own task"
+    assert chat_tasks.sweep_reports() == 0, "a recent report is left to its own task"
     assert sweep(clock) == 1 and sweep(clock) == 0
     assert len(staff_emails()) == 1 and "reported a message" in staff_emails()[0].body
     assert list(MessageReport.objects.filter(staff_told_at__isnull=False).values_list("pk", flat=True)) == [first.pk]
@@ -183,23 +187,23 @@ def test_a_report_whose_task_was_lost_is_emailed_by_the_sweep_once(moderators, c
 
 def test_a_mail_server_that_fails_leaves_the_report_to_be_told_later(moderators, clock, bob, rude, monkeypatch):
     first = report(rude, bob)
-    real_send = services.ReadableEmail.send
+    real_send = chat_services.ReadableEmail.send
 
     def down(self, *args, **kwargs):
         raise ConnectionRefusedError("mail server down")
 
-    monkeypatch.setattr(services.ReadableEmail, "send", down)
+    monkeypatch.setattr(chat_services.ReadableEmail, "send", down)
     with pytest.raises(ConnectionRefusedError):
-        services.report_staff_tell(report_id=first.pk)
+        chat_services.report_staff_tell(report_id=first.pk)
     assert MessageReport.objects.get(pk=first.pk).staff_told_at is None and not staff_emails()
-    monkeypatch.setattr(services.ReadableEmail, "send", real_send)
+    monkeypatch.setattr(chat_services.ReadableEmail, "send", real_send)
     assert sweep(clock) == 1 and len(staff_emails()) == 1
 
 
 def test_with_no_staff_address_set_nothing_is_sent_and_the_report_is_kept(settings, clock, bob, rude):
     settings.MANAGERS = []
     first = report(rude, bob)
-    assert not services.report_staff_tell(report_id=first.pk) and sweep(clock) == 0
+    assert not chat_services.report_staff_tell(report_id=first.pk) and sweep(clock) == 0
     assert not mail.outbox and MessageReport.objects.get(pk=first.pk).staff_told_at is None
 
 
@@ -223,9 +227,9 @@ def page_of(client, match) -> str:
 
 
 def test_the_report_control_is_beside_others_messages_only_and_takes_two_steps(alice, bob, match, rude):
-    own = services.message_post(match_id=match.pk, user=bob, text="you too")
-    removed = services.message_post(match_id=match.pk, user=alice, text="worse words")
-    services.message_hide(message_id=removed.pk, hidden=True)
+    own = chat_services.message_post(match_id=match.pk, user=bob, text="you too")
+    removed = chat_services.message_post(match_id=match.pk, user=alice, text="worse words")
+    chat_services.message_hide(message_id=removed.pk, hidden=True)
     page = page_of(signed_in(bob), match)
     control = item(page, rude)
     assert f'<details class="report" id="report-{rude.pk}">' in control and "<summary>Report…</summary>" in control
@@ -251,10 +255,10 @@ def test_a_report_with_htmx_answers_with_the_redrawn_part_and_words_beside_the_m
     response = signed_in(bob).post(report_url(rude), {"reason": "insult"}, **HTMX)
     fragment = response.content.decode()
     assert response.status_code == 200 and 'id="live"' in fragment and "<html" not in fragment
-    assert services.REPORTED in item(fragment, rude) and "report-form" not in item(fragment, rude)
+    assert chat_services.REPORTED in item(fragment, rude) and "report-form" not in item(fragment, rude)
     assert MessageReport.objects.get().reason == "insult"
     again = signed_in(bob).post(report_url(rude), {"reason": "insult"}, **HTMX)
-    assert again.status_code == 200 and services.REPORTED_ALREADY in item(again.content.decode(), rude)
+    assert again.status_code == 200 and chat_services.REPORTED_ALREADY in item(again.content.decode(), rude)
     assert MessageReport.objects.count() == 1
     assert "You reported this message to staff." in item(page_of(signed_in(bob), rude.match), rude)
 
@@ -263,7 +267,7 @@ def test_a_report_without_htmx_returns_to_the_message_with_the_same_words(bob, r
     response = signed_in(bob).post(report_url(rude, messages="all"), {"reason": ""}, follow=True)
     url = reverse("match_detail", args=[rude.match_id])
     assert response.redirect_chain == [(f"{url}?messages=all#message-{rude.pk}", 302)]
-    assert services.REPORTED in response.content.decode() and MessageReport.objects.get().reason == ""
+    assert chat_services.REPORTED in response.content.decode() and MessageReport.objects.get().reason == ""
 
 
 def test_a_refused_report_says_why_beside_the_message_and_keeps_the_reason(alice, bob, rude):
@@ -275,17 +279,17 @@ def test_a_refused_report_says_why_beside_the_message_and_keeps_the_reason(alice
     page = client.post(report_url(rude), {"reason": "é" * 201})
     assert page.status_code == 400 and "A reason may be at most 200" in page.content.decode()
     own = signed_in(alice).post(report_url(rude), {"reason": ""}, **HTMX)  # a forged form: none is offered
-    assert own.status_code == 400 and services.REPORT_OWN_MESSAGE in item(own.content.decode(), rude)
-    services.message_hide(message_id=rude.pk, hidden=True)  # while Bob's Report was open
+    assert own.status_code == 400 and chat_services.REPORT_OWN_MESSAGE in item(own.content.decode(), rude)
+    chat_services.message_hide(message_id=rude.pk, hidden=True)  # while Bob's Report was open
     late = client.post(report_url(rude), {"reason": ""}, **HTMX)
-    assert late.status_code == 400 and services.REPORT_HIDDEN_MESSAGE in item(late.content.decode(), rude)
+    assert late.status_code == 400 and chat_services.REPORT_HIDDEN_MESSAGE in item(late.content.decode(), rude)
     assert not MessageReport.objects.exists()
 
 
 def test_a_message_not_of_that_match_is_not_found(alice, bob, rude):
     other = start_match(alice, bob)
     refused = signed_in(bob).post(reverse("match_message_report", args=[other.pk, rude.pk]), **HTMX)
-    assert refused.status_code == 404 and services.MESSAGE_NOT_FOUND in refused.content.decode()
+    assert refused.status_code == 404 and chat_services.MESSAGE_NOT_FOUND in refused.content.decode()
     assert not MessageReport.objects.exists()
 
 
@@ -314,4 +318,4 @@ def test_staff_get_no_report_control_but_a_way_to_remove_the_message(staff, rude
     page = page_of(signed_in(staff), rude.match)
     said = item(page, rude)
     assert "report-form" not in said and "Report…" not in said
-    assert f'href="{reverse("admin:games_message_change", args=[rude.pk])}">Remove it in the admin</a>' in said
+    assert f'href="{reverse("admin:chat_message_change", args=[rude.pk])}">Remove it in the admin</a>' in said

@@ -11,9 +11,12 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from accounts.services import user_deactivate
+from chat import selectors as chat_selectors
+from chat import services as chat_services
+from chat.models import Message, MessageReport
 from config.middleware import NUL_REFUSED
-from games import selectors, services
-from games.models import Match, Message, MessageReport, Status
+from games import services
+from games.models import Match, Status
 from games.services import SeatSpec
 from games.views import NOT_FOUND, OPENED_NOT_SENT
 from tests.conftest import make_user, signed_in, start_match
@@ -34,7 +37,7 @@ def test_a_player_writes_after_the_moves_played_and_open_pages_learn_of_it(alice
     match.refresh_from_db()
     token, before = match.poll_token, match.revision
 
-    message = services.message_post(match_id=match.pk, user=bob, text="  good luck!\r\nhave fun \n")
+    message = chat_services.message_post(match_id=match.pk, user=bob, text="  good luck!\r\nhave fun \n")
 
     assert (message.author, message.text, message.after_move, message.hidden) == (bob, "good luck!\nhave fun", 1, False)
     match.refresh_from_db()
@@ -57,23 +60,23 @@ def test_every_seated_player_may_write_whatever_the_match_s_status(alice, bob, s
             services.match_resign(match_id=match.pk, user=alice)
         elif status == Status.ABORTED:
             services.match_abort(match_id=match.pk, actor=None, reason="test")
-    services.message_post(match_id=match.pk, user=writer, text="sorry, on holiday until Monday")
+    chat_services.message_post(match_id=match.pk, user=writer, text="sorry, on holiday until Monday")
     assert Message.objects.get().author == writer
 
 
 @pytest.mark.parametrize(
     ("text", "words"),
     [
-        ("", services.MESSAGE_EMPTY),
-        (" \r\n\t ", services.MESSAGE_EMPTY),
+        ("", chat_services.MESSAGE_EMPTY),
+        (" \r\n\t ", chat_services.MESSAGE_EMPTY),
         ("x" * 501, "A message may be at most 500 characters; yours has 501."),
-        ("hello\x00", services.MESSAGE_NUL),
+        ("hello\x00", chat_services.MESSAGE_NUL),
     ],
 )
 def test_a_bad_message_is_refused_in_words_and_nothing_is_stored(alice, match, text, words):
     before = revision(match)
     with pytest.raises(services.ServiceError) as refused:
-        services.message_post(match_id=match.pk, user=alice, text=text)
+        chat_services.message_post(match_id=match.pk, user=alice, text=text)
     assert words in refused.value.message and refused.value.status == 400
     assert not Message.objects.exists() and revision(match) == before
 
@@ -81,16 +84,16 @@ def test_a_bad_message_is_refused_in_words_and_nothing_is_stored(alice, match, t
 def test_500_characters_with_line_breaks_as_a_browser_sends_them_are_500(alice, match):
     typed = "\n".join(["x" * 100] * 5)[:-4]  # 500 characters in the box, 4 of them line breaks
     sent = typed.replace("\n", "\r\n")  # as the browser sends them: 504
-    assert services.message_post(match_id=match.pk, user=alice, text=sent).text == typed
+    assert chat_services.message_post(match_id=match.pk, user=alice, text=sent).text == typed
 
 
 def test_only_a_player_seated_now_may_write(alice, bob, carol, staff, match):
     for outsider in (carol, staff):
-        with pytest.raises(services.NotAllowed, match=services.MESSAGE_NOT_A_PLAYER):
-            services.message_post(match_id=match.pk, user=outsider, text="hi")
+        with pytest.raises(services.NotAllowed, match=chat_services.MESSAGE_NOT_A_PLAYER):
+            chat_services.message_post(match_id=match.pk, user=outsider, text="hi")
     services.seat_replace_by_ai(match_id=match.pk, seat_number=1, level=1, actor=staff, reason="Bob left")
-    with pytest.raises(services.NotAllowed, match=services.MESSAGE_NOT_A_PLAYER):  # he may watch, not write
-        services.message_post(match_id=match.pk, user=bob, text="hi")
+    with pytest.raises(services.NotAllowed, match=chat_services.MESSAGE_NOT_A_PLAYER):  # he may watch, not write
+        chat_services.message_post(match_id=match.pk, user=bob, text="hi")
     assert not Message.objects.exists()
 
 
@@ -98,30 +101,30 @@ def test_a_closed_account_cannot_write(alice, bob, staff, match):
     services.match_resign(match_id=match.pk, user=alice)  # a finished match keeps her seat
     user_deactivate(user_id=alice.pk, actor=staff)
     alice.refresh_from_db()
-    with pytest.raises(services.NotAllowed, match=services.MESSAGE_ACCOUNT_CLOSED):
-        services.message_post(match_id=match.pk, user=alice, text="bye")
+    with pytest.raises(services.NotAllowed, match=chat_services.MESSAGE_ACCOUNT_CLOSED):
+        chat_services.message_post(match_id=match.pk, user=alice, text="bye")
 
 
 def test_at_most_ten_a_minute_then_in_words_until_the_minute_is_over(monkeypatch, settings, clock, alice, bob, match):
     monkeypatch.setattr("django.core.cache.backends.db.tz_now", clock)  # the cache's own clock moves too
     assert settings.MESSAGES_PER_MINUTE == 10
     for number in range(10):
-        services.message_post(match_id=match.pk, user=alice, text=f"line {number}")
-    with pytest.raises(services.TooFast, match=services.MESSAGES_TOO_FAST) as refused:
-        services.message_post(match_id=match.pk, user=alice, text="one more")
+        chat_services.message_post(match_id=match.pk, user=alice, text=f"line {number}")
+    with pytest.raises(services.TooFast, match=chat_services.MESSAGES_TOO_FAST) as refused:
+        chat_services.message_post(match_id=match.pk, user=alice, text="one more")
     assert refused.value.status == 429 and Message.objects.count() == 10
-    services.message_post(match_id=match.pk, user=bob, text="I may still answer")  # each player has their own
-    clock.advance(seconds=services.MESSAGES_WINDOW_SECONDS + 1)
-    services.message_post(match_id=match.pk, user=alice, text="one more")
+    chat_services.message_post(match_id=match.pk, user=bob, text="I may still answer")  # each player has their own
+    clock.advance(seconds=chat_services.MESSAGES_WINDOW_SECONDS + 1)
+    chat_services.message_post(match_id=match.pk, user=alice, text="one more")
     assert Message.objects.filter(author=alice).count() == 11
 
 
 def test_staff_hide_a_message_and_open_pages_learn_of_it(alice, match):
-    message = services.message_post(match_id=match.pk, user=alice, text="rude words")
+    message = chat_services.message_post(match_id=match.pk, user=alice, text="rude words")
     before = revision(match)
-    services.message_hide(message_id=message.pk, hidden=True)
+    chat_services.message_hide(message_id=message.pk, hidden=True)
     assert Message.objects.get().hidden and revision(match) == before + 1
-    services.message_hide(message_id=message.pk, hidden=True)  # as it was: no redraw for nothing
+    chat_services.message_hide(message_id=message.pk, hidden=True)  # as it was: no redraw for nothing
     assert revision(match) == before + 1
 
 
@@ -129,12 +132,12 @@ def test_the_latest_50_oldest_first_with_how_many_there_are(alice, bob, match):
     Message.objects.bulk_create(
         Message(match=match, author=(alice, bob)[n % 2], text=f"line {n}", after_move=0) for n in range(60)
     )
-    latest = selectors.match_messages(match)
+    latest = chat_selectors.match_messages(match)
     assert latest.total == 60 and [m.text for m in latest.shown] == [f"line {n}" for n in range(10, 60)]
-    every = selectors.match_messages(match, every=True)
+    every = chat_selectors.match_messages(match, every=True)
     assert every.total == 60 and [m.text for m in every.shown] == [f"line {n}" for n in range(60)]
     other = start_match(alice, bob)
-    assert selectors.match_messages(other) == selectors.Messages([], 0)
+    assert chat_selectors.match_messages(other) == chat_selectors.Messages([], 0)
 
 
 def test_a_deleted_author_s_message_stays(alice, carol, match):
@@ -199,7 +202,7 @@ def test_without_htmx_a_message_returns_to_the_match_page(alice, match):
 
 
 def test_the_text_is_shown_as_written_never_as_html_with_its_line_breaks(alice, bob, match):
-    services.message_post(match_id=match.pk, user=alice, text='<script>alert(1)</script>\n<b>bold</b> & "so"')
+    chat_services.message_post(match_id=match.pk, user=alice, text='<script>alert(1)</script>\n<b>bold</b> & "so"')
     said = live_part(page_of(signed_in(bob), match))
     assert "<script>alert" not in said and "<b>bold" not in said
     assert "&lt;script&gt;alert(1)&lt;/script&gt;<br>&lt;b&gt;bold&lt;/b&gt; &amp; &quot;so&quot;" in said
@@ -217,18 +220,18 @@ def test_a_spectator_reads_an_open_challenge_s_messages_without_a_form(alice, ca
     challenge = services.match_create(
         creator=alice, game_slug="mancala", options={}, seats=[SeatSpec("creator"), SeatSpec("open")]
     )
-    services.message_post(match_id=challenge.pk, user=alice, text="anyone for a game?")
+    chat_services.message_post(match_id=challenge.pk, user=alice, text="anyone for a game?")
     carols = signed_in(carol)
     page = page_of(carols, challenge)
     assert "anyone for a game?" in page and "<textarea" not in page and READERS in page
 
     refused = post(carols, challenge, "me!", **HTMX)  # forged: no form was offered
-    assert refused.status_code == 403 and services.MESSAGE_NOT_A_PLAYER in refused.content.decode()
+    assert refused.status_code == 403 and chat_services.MESSAGE_NOT_A_PLAYER in refused.content.decode()
     assert Message.objects.count() == 1
 
 
 def test_someone_who_may_not_open_the_match_reads_and_writes_nothing(alice, bob, carol, match):
-    services.message_post(match_id=match.pk, user=alice, text="between us")
+    chat_services.message_post(match_id=match.pk, user=alice, text="between us")
     carols = signed_in(carol)
     assert carols.get(reverse("match_detail", args=[match.pk])).status_code == 404
     for headers in ({}, HTMX):
@@ -241,14 +244,14 @@ def test_someone_who_may_not_open_the_match_reads_and_writes_nothing(alice, bob,
 
 
 def test_staff_and_a_player_whose_seat_the_ai_took_read_but_may_not_write(alice, bob, staff, match):
-    services.message_post(match_id=match.pk, user=alice, text="see you")
+    chat_services.message_post(match_id=match.pk, user=alice, text="see you")
     services.seat_replace_by_ai(match_id=match.pk, seat_number=1, level=1, actor=staff, reason="Bob left")
     for watcher in (bob, staff):
         client = signed_in(watcher)
         page = page_of(client, match)
         assert "see you" in page and "<textarea" not in page
         refused = post(client, match, "hi", **HTMX)
-        assert refused.status_code == 403 and services.MESSAGE_NOT_A_PLAYER in refused.content.decode()
+        assert refused.status_code == 403 and chat_services.MESSAGE_NOT_A_PLAYER in refused.content.decode()
     assert Message.objects.count() == 1
 
 
@@ -266,8 +269,8 @@ def test_a_visitor_is_asked_to_sign_in(client, match):
 @pytest.mark.parametrize(
     ("text", "words"),
     [
-        ("", services.MESSAGE_EMPTY),
-        ("   \r\n  ", services.MESSAGE_EMPTY),
+        ("", chat_services.MESSAGE_EMPTY),
+        ("   \r\n  ", chat_services.MESSAGE_EMPTY),
         ("é" * 501, "A message may be at most 500 characters; yours has 501."),
     ],
 )
@@ -296,15 +299,15 @@ def test_writing_too_fast_is_refused_in_words_and_keeps_the_text(alice, match):
     for number in range(10):
         assert post(client, match, f"line {number}", **HTMX).status_code == 200
     fragment = post(client, match, "the eleventh", **HTMX)
-    assert fragment.status_code == 429 and services.MESSAGES_TOO_FAST in fragment.content.decode()
+    assert fragment.status_code == 429 and chat_services.MESSAGES_TOO_FAST in fragment.content.decode()
     page = post(client, match, "the eleventh")
     assert page.status_code == 429 and textarea(page.content.decode()) == "the eleventh"
     assert Message.objects.count() == 10
 
 
 def test_a_message_staff_hid_shows_who_wrote_it_and_when_not_what(alice, bob, match):
-    message = services.message_post(match_id=match.pk, user=alice, text="rude words")
-    services.message_hide(message_id=message.pk, hidden=True)
+    message = chat_services.message_post(match_id=match.pk, user=alice, text="rude words")
+    chat_services.message_hide(message_id=message.pk, hidden=True)
     said = live_part(page_of(signed_in(bob), match))
     assert "rude words" not in said and "(message removed by staff)" in said
     assert ">Alice</a>" in said and "<time datetime=" in said.split('id="messages-heading"')[1]
@@ -334,7 +337,7 @@ def test_a_finished_match_s_page_polls_for_its_players_messages(alice, bob, matc
     match.refresh_from_db()
     bobs = signed_in(bob)
     assert 'hx-trigger="every' in page_of(bobs, match)
-    services.message_post(match_id=match.pk, user=alice, text="gg")
+    chat_services.message_post(match_id=match.pk, user=alice, text="gg")
     poll = bobs.get(reverse("match_poll", args=[match.pk]), {"token": match.poll_token}, **HTMX)
     assert poll.status_code == 200 and "gg" in poll.content.decode()
 

@@ -8,9 +8,9 @@ import re
 import pytest
 from django.urls import reverse
 
-from games import services
 from games.forms import INVITE_NEEDS_NAME
 from games.models import Match
+from games.services import creating
 from tests.conftest import make_user
 
 
@@ -56,11 +56,11 @@ def test_every_wrong_invitation_is_named_at_once_beside_its_own_name(alice_clien
 
     page = response.content.decode().replace("&#x27;", "'")
     expected = {
-        "invite_1": services.UNKNOWN_PLAYER.format(name="ghost"),
+        "invite_1": creating.UNKNOWN_PLAYER.format(name="ghost"),
         "invite_2": INVITE_NEEDS_NAME,
-        "invite_3": services.INVITED_SELF,
-        "invite_4": services.UNCONFIRMED_PLAYER.format(name="stranger"),
-        "invite_6": services.INVITED_TWICE.format(name="bob"),
+        "invite_3": creating.INVITED_SELF,
+        "invite_4": creating.UNCONFIRMED_PLAYER.format(name="stranger"),
+        "invite_6": creating.INVITED_TWICE.format(name="bob"),
     }
     assert response.context["form"].errors == {field: [message] for field, message in expected.items()}
     for field, message in expected.items():
@@ -85,8 +85,8 @@ def test_a_wrong_clock_and_a_wrong_invitation_are_named_together(alice_client):
 
     page = send(alice_client, "mancala", data).content.decode()
 
-    assert services.UNKNOWN_PLAYER.format(name="ghost") in beside(page, "invite_1")
-    assert services.BAD_TIME_BANK in beside(page, "bank_cap_days")
+    assert creating.UNKNOWN_PLAYER.format(name="ghost") in beside(page, "invite_1")
+    assert creating.BAD_TIME_BANK in beside(page, "bank_cap_days")
     for field, typed in (("bank_initial_days", "9"), ("bank_increment_days", "2"), ("bank_cap_days", "5")):
         assert f'value="{typed}"' in beside(page, field)
     assert '<option value="ai" selected>' in beside(page, "on_timeout")
@@ -109,8 +109,8 @@ def test_a_refused_field_does_not_hide_what_else_is_wrong(alice_client):
 
     errors = response.context["form"].errors
     assert set(errors) == {"option_variant", "bank_initial_days", "invite_1"}
-    assert errors["invite_1"] == [services.UNKNOWN_PLAYER.format(name="ghost")]
-    assert services.BAD_TIME_BANK not in response.content.decode(), "the start is refused already, in its own words"
+    assert errors["invite_1"] == [creating.UNKNOWN_PLAYER.format(name="ghost")]
+    assert creating.BAD_TIME_BANK not in response.content.decode(), "the start is refused already, in its own words"
 
 
 def test_a_wrong_ai_level_and_a_missing_name_are_named_together(alice_client):

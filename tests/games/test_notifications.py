@@ -22,21 +22,27 @@ from django.utils.html import strip_tags
 
 from accounts import unsubscribe
 from accounts.models import User
-from games import selectors, services, tasks, webhooks
-from games.models import DAY, Match, Notification, Seat
+from config import webhooks
+from games import selectors, services, tasks
+from games.models import DAY, Match, Seat
 from games.services import SeatSpec
+from notifications import selectors as notification_selectors
+from notifications import services as notification_services
+from notifications import tasks as notification_tasks
+from notifications.models import Notification
+from notifications.services import delivery, resending
 from tests.conftest import make_user
 from tests.games.conftest import start_timed_match
 from tests.games.local_servers import MailServer, WebhookServer
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
-SWEEP_GRACE = timedelta(seconds=tasks.NOTIFICATION_SWEEP_AFTER_SECONDS + 1)
+SWEEP_GRACE = timedelta(seconds=notification_tasks.NOTIFICATION_SWEEP_AFTER_SECONDS + 1)
 
 
 def sweep(clock) -> int:
     """Beat's relay, once its grace for a task of their own has passed."""
     clock.advance(seconds=SWEEP_GRACE.total_seconds())
-    return tasks.sweep_notifications()
+    return notification_tasks.sweep_notifications()
 
 
 def unsubscribe_path(message) -> str:
@@ -104,7 +110,7 @@ def test_mail_clients_unsubscribe_with_the_rfc_8058_one_click_post(clock, alice,
     match = start_timed_match(alice, bob)
     settle(clock)
     clock.advance(days=1, seconds=1)
-    assert tasks.sweep_notifications() == 1  # Alice's reminder at half time
+    assert notification_tasks.sweep_notifications() == 1  # Alice's reminder at half time
     message = next(m for m in mail.outbox if "Time is running out" in m.subject)
     response = client.post(unsubscribe_path(message), {"List-Unsubscribe": "One-Click"})
     assert response.status_code == 200
@@ -164,10 +170,10 @@ def test_reminders_go_out_at_half_and_80_percent_of_the_time_and_stop_when_the_p
     settle(clock)
 
     clock.advance(hours=23)
-    assert tasks.sweep_notifications() == 0, "not yet due"
+    assert notification_tasks.sweep_notifications() == 0, "not yet due"
     clock.advance(hours=1, seconds=1)
-    assert tasks.sweep_notifications() == 1
-    assert tasks.sweep_notifications() == 0, "sent once"
+    assert notification_tasks.sweep_notifications() == 1
+    assert notification_tasks.sweep_notifications() == 0, "sent once"
     assert [m.subject for m in mail.outbox] == [f"Time is running out in {match}"]
     assert "When it runs out: you lose the match." in mail.outbox[0].body
 
@@ -199,12 +205,12 @@ def test_reminders_written_before_the_player_turned_them_off_are_not_sent(clock,
         services.move_submit(match_id=match.pk, user=bob, move="1", expected_version=1)  # a reminder mail to follow
         settle(clock)
         clock.advance(days=1, seconds=1)
-        tasks.sweep_notifications()
+        notification_tasks.sweep_notifications()
         client.post(unsubscribe_path(next(m for m in mail.outbox if "Time is running out" in m.subject)))
         mail.outbox.clear()
 
     clock.advance(days=2)
-    tasks.sweep_notifications()
+    notification_tasks.sweep_notifications()
 
     assert not [m.subject for m in mail.outbox if m.to == ["alice@example.com"]]
     alice.refresh_from_db()
@@ -261,7 +267,7 @@ def test_a_reminder_due_but_not_yet_sent_survives_a_settings_change(clock, alice
             "reminders": "50,80",
         },
     )
-    tasks.sweep_notifications()
+    notification_tasks.sweep_notifications()
     half_time = Notification.objects.get(
         user=alice, match=match, kind=Notification.Kind.REMINDER, due_at=started + timedelta(days=1)
     )
@@ -312,7 +318,7 @@ def test_a_share_of_the_turn_is_reminded_of_once_also_when_the_deadline_moves(cl
     match = start_timed_match(alice, bob)  # two days per move; Alice has reminders at 50 and 80 %
     settle(clock)
     clock.advance(days=1, seconds=1)
-    assert tasks.sweep_notifications() == 1, "half time"
+    assert notification_tasks.sweep_notifications() == 1, "half time"
     clock.advance(hours=6)
     stretch_the_turn(clock, match, alice, stretch)
     restarted = clock.now
@@ -338,7 +344,7 @@ def test_a_share_of_the_turn_is_reminded_of_once_also_when_the_deadline_moves(cl
     ], "half time is not written again"
 
     clock.now = deadline - timedelta(seconds=1)
-    tasks.sweep_notifications()
+    notification_tasks.sweep_notifications()
     reminded = [m.subject for m in mail.outbox if m.to == ["alice@example.com"] and m not in extension_emails(alice)]
     assert reminded == [f"Time is running out in {match}"] * 3, "50 %, then 80 % and 95 % of the longer turn"
 
@@ -354,7 +360,7 @@ def test_staff_who_give_time_to_a_turn_that_ran_out_bring_its_reminders_for_the_
     match = start_timed_match(alice, bob)  # two days per move; Alice has reminders at 50 and 80 %
     settle(clock)
     clock.now = Seat.objects.get(match=match, number=0).deadline + timedelta(seconds=10)
-    assert tasks.sweep_notifications() == 2, "half time and 80 % of the first deadline"
+    assert notification_tasks.sweep_notifications() == 2, "half time and 80 % of the first deadline"
     services.seat_deadline_extend(match_id=match.pk, seat_number=0, hours=24, actor=None, reason="travel")
     restarted, deadline = clock.now, Seat.objects.get(match=match, number=0).deadline
     pending = Notification.objects.filter(
@@ -366,7 +372,7 @@ def test_staff_who_give_time_to_a_turn_that_ran_out_bring_its_reminders_for_the_
 
     mail.outbox.clear()
     clock.now = deadline - timedelta(seconds=1)
-    assert tasks.sweep_notifications() == 3, "the notice of the time given, then half time and 80 %"
+    assert notification_tasks.sweep_notifications() == 3, "the notice of the time given, then half time and 80 %"
     assert all(f"on {deadline:%A %-d %B %Y, %H:%M} UTC." in message.body for message in mail.outbox), (
         "naming the new deadline"
     )
@@ -392,7 +398,7 @@ def test_staff_who_give_more_time_after_the_last_reminder_email_the_new_deadline
     match = start_timed_match(alice, bob)  # two days per move; Alice has reminders at 50 and 80 %
     settle(clock)
     clock.now = Seat.objects.get(match=match, number=0).deadline - timedelta(hours=1)
-    assert tasks.sweep_notifications() == 2, "half time and 80 %: every reminder of the turn"
+    assert notification_tasks.sweep_notifications() == 2, "half time and 80 %: every reminder of the turn"
     mail.outbox.clear()
     services.seat_deadline_extend(match_id=match.pk, seat_number=0, hours=24, actor=None, reason="Power cut")
     sweep(clock)
@@ -462,9 +468,10 @@ def test_a_notice_of_more_time_that_waited_names_the_deadline_then_or_is_not_sen
     notice = Notification.objects.get(user=alice, channel="email", subject=f"Staff gave you 3 more hours in {match}")
     assert (notice.outcome, notice.last_error) == ("skipped", "The player's turn is over.")
     sent = Notification.objects.filter(user=alice, subject=f"Staff gave you 2 more hours in {match}")
-    assert services.resend_refusal(selectors.with_resend_facts(sent).get()) == services.NO_LONGER_THEIR_TURN, (
-        "staff may not send it again: it names a deadline of a turn that is over"
-    )
+    assert (
+        notification_services.resend_refusal(notification_selectors.with_resend_facts(sent).get())
+        == resending.NO_LONGER_THEIR_TURN
+    ), "staff may not send it again: it names a deadline of a turn that is over"
 
 
 @pytest.mark.parametrize("stretch", ["extension", "vacation"])
@@ -488,7 +495,7 @@ def test_a_reminder_due_when_the_clock_stops_or_moves_is_not_lost(clock, alice, 
     ]
 
     clock.now = deadline - timedelta(seconds=1)
-    tasks.sweep_notifications()
+    notification_tasks.sweep_notifications()
     reminded = [m for m in mail.outbox if m.to == ["alice@example.com"] and m.subject.startswith("Time is running")]
     assert len(reminded) == 2, "half time once, then 80 %"
     assert all(f"on {deadline:%A %-d %B %Y, %H:%M} UTC." in message.body for message in reminded)
@@ -536,7 +543,7 @@ def test_nothing_of_a_turn_that_ended_goes_out_after_it(clock, alice, bob, carol
         services.match_abort(match_id=match.pk, actor=None, reason="")
 
     clock.now = deadline + timedelta(days=1)
-    tasks.sweep_notifications()
+    notification_tasks.sweep_notifications()
     told = [m.subject for m in mail.outbox if m.to == ["alice@example.com"]]
     assert not [subject for subject in told if subject.startswith(("Your turn", "Time is running out"))], told
 
@@ -550,15 +557,15 @@ def test_a_your_turn_that_waited_through_a_whole_turn_tells_of_the_turn_it_goes_
     settle(clock)
     services.move_submit(match_id=match.pk, user=alice, move=a_legal_move(match, 0), expected_version=0)
     your_turn = Notification.objects.get(user=bob, match=match, kind="your_turn", channel="email")
-    deliver = services._deliver
+    deliver = delivery._deliver
 
     def mail_server_down(notification):
         raise OSError("Connection refused")
 
-    monkeypatch.setattr(services, "_deliver", mail_server_down)
+    monkeypatch.setattr(delivery, "_deliver", mail_server_down)
     with pytest.raises(OSError):
-        services.notification_send(notification_id=your_turn.pk)
-    monkeypatch.setattr(services, "_deliver", deliver)
+        notification_services.notification_send(notification_id=your_turn.pk)
+    monkeypatch.setattr(delivery, "_deliver", deliver)
 
     clock.advance(hours=20)
     services.move_submit(match_id=match.pk, user=bob, move=a_legal_move(match, 1), expected_version=1)
@@ -599,7 +606,7 @@ def test_staff_time_given_at_the_last_second_or_just_after_holds_against_the_tim
     settle(clock)
     deadline = Seat.objects.get(match=match, number=0).deadline
     clock.now = deadline + when
-    assert tasks.sweep_notifications() == 2
+    assert notification_tasks.sweep_notifications() == 2
     services.seat_deadline_extend(match_id=match.pk, seat_number=0, hours=24, actor=None, reason="travel")
     clock.now = deadline + timedelta(seconds=30)
     assert tasks.sweep_deadlines() == 0
@@ -618,7 +625,7 @@ def test_reminders_turned_off_are_not_posted_to_the_webhook_either(clock, alice,
     alice.save()
 
     clock.advance(days=2)
-    tasks.sweep_notifications()
+    notification_tasks.sweep_notifications()
 
     reminders = Notification.objects.filter(user=alice, kind=Notification.Kind.REMINDER)
     assert set(reminders.values_list("outcome", flat=True)) == {Notification.Outcome.SKIPPED}
@@ -635,7 +642,7 @@ def test_a_webhook_removed_meanwhile_gets_nothing_and_no_failure_on_the_profile(
     alice.save()
 
     clock.advance(days=2)
-    tasks.sweep_notifications()
+    notification_tasks.sweep_notifications()
 
     rows = Notification.objects.filter(user=alice, channel="webhook")
     assert set(rows.values_list("outcome", flat=True)) == {Notification.Outcome.SKIPPED}
@@ -656,11 +663,11 @@ def test_a_deactivated_player_gets_no_game_messages(clock, alice, bob, webhook):
     alice.save()
 
     clock.advance(days=2)
-    tasks.sweep_notifications()
+    notification_tasks.sweep_notifications()
 
     rows = Notification.objects.filter(user=alice)
     assert set(rows.values_list("outcome", flat=True)) == {Notification.Outcome.SKIPPED}
-    assert set(rows.values_list("last_error", flat=True)) == {services.PLAYER_DEACTIVATED}
+    assert set(rows.values_list("last_error", flat=True)) == {delivery.PLAYER_DEACTIVATED}
     assert not [message for message in mail.outbox if message.to == ["alice@example.com"]]
     assert not webhook.bodies
 
@@ -686,7 +693,7 @@ def test_a_changed_digest_hour_or_time_zone_moves_the_waiting_digest(clock, alic
 
     bob.refresh_from_db()
     [digest] = Notification.objects.filter(user=bob, kind=Notification.Kind.DIGEST, sent_at__isnull=True)
-    assert digest.due_at == services.next_digest_at(bob, clock.now)
+    assert digest.due_at == notification_services.next_digest_at(bob, clock.now)
     assert digest.due_at.astimezone(__import__("zoneinfo").ZoneInfo("Europe/Berlin")).hour == 20
 
 
@@ -709,7 +716,7 @@ def test_a_digest_hour_moved_after_todays_digest_brings_no_second_one_that_day(
     services.move_submit(match_id=match.pk, user=alice, move="1", expected_version=0)
     hour, minute = map(int, changed_at.split(":"))
     clock.now = clock.now.replace(hour=hour, minute=minute)
-    tasks.sweep_notifications()
+    notification_tasks.sweep_notifications()
     assert len([m for m in mail.outbox if m.to == ["bob@example.com"]]) == (hour >= 8)
     client.force_login(bob)
 
@@ -731,7 +738,7 @@ def test_a_digest_hour_moved_after_todays_digest_brings_no_second_one_that_day(
     assert digest.due_at.astimezone(zoneinfo.ZoneInfo(zone)).hour == 20
     for _ in range(12):  # every six hours for three days
         clock.advance(hours=6)
-        tasks.sweep_notifications()
+        notification_tasks.sweep_notifications()
     sent = Notification.objects.filter(user=bob, kind=Notification.Kind.DIGEST, outcome="sent")
     days = [at.astimezone(zoneinfo.ZoneInfo(zone)).date() for at in sent.values_list("sent_at", flat=True)]
     assert len(days) == 3 and len(set(days)) == 3, "one digest a local day, three days running"
@@ -782,12 +789,12 @@ def test_a_player_who_chooses_the_digest_while_matches_wait_gets_one_and_again_t
     for day in range(2):
         digest = Notification.objects.get(user=bob, kind=Notification.Kind.DIGEST, sent_at__isnull=True)
         clock.now = digest.due_at + timedelta(seconds=1)
-        tasks.sweep_notifications()
+        notification_tasks.sweep_notifications()
         assert [m.subject for m in mail.outbox if m.to == ["bob@example.com"]][day:] == ["Your turn in 1 match"], day
     services.move_submit(match_id=match.pk, user=bob, move="1", expected_version=1)
     digest = Notification.objects.get(user=bob, kind=Notification.Kind.DIGEST, sent_at__isnull=True)
     clock.now = digest.due_at + timedelta(seconds=1)
-    tasks.sweep_notifications()
+    notification_tasks.sweep_notifications()
     assert len([m for m in mail.outbox if m.to == ["bob@example.com"]]) == 2, "nothing waits: no third digest"
 
 
@@ -802,7 +809,7 @@ def test_a_player_who_chooses_the_digest_while_matches_wait_gets_one_and_again_t
 def test_the_digest_stays_at_the_players_hour_when_the_clocks_change(zone, now, hour, due):
     """The next digest is found on the player's wall clock, not 24 hours after the last one."""
     player = User(time_zone=zone, digest_hour=hour)
-    at = services.next_digest_at(player, datetime.fromisoformat(now))
+    at = notification_services.next_digest_at(player, datetime.fromisoformat(now))
     assert at == datetime.fromisoformat(due)
     assert at.astimezone(zoneinfo.ZoneInfo(zone)).hour == hour
 
@@ -818,14 +825,14 @@ def test_a_digest_player_gets_one_email_at_their_hour_listing_the_matches(clock,
     services.move_submit(match_id=second.pk, user=carol, move="1", expected_version=0)
     digest = Notification.objects.get(user=bob, kind=Notification.Kind.DIGEST)
     assert not Notification.objects.filter(user=bob, kind=Notification.Kind.YOUR_TURN).exists()
-    assert digest.due_at == services.next_digest_at(bob, clock.now)
+    assert digest.due_at == notification_services.next_digest_at(bob, clock.now)
     assert digest.due_at.astimezone(__import__("zoneinfo").ZoneInfo("Europe/Paris")).hour == 8
 
     settle(clock)
-    assert tasks.sweep_notifications() == 0, "not before the digest hour"
+    assert notification_tasks.sweep_notifications() == 0, "not before the digest hour"
     clock.now = digest.due_at + timedelta(seconds=1)
-    tasks.sweep_notifications()
-    tasks.sweep_notifications()
+    notification_tasks.sweep_notifications()
+    notification_tasks.sweep_notifications()
     digests = [m for m in mail.outbox if m.to == ["bob@example.com"] and "Your turn in 2 matches" in m.subject]
     assert len(digests) == 1
     assert f"/matches/{first.pk}/" in digests[0].body and f"/matches/{second.pk}/" in digests[0].body
@@ -852,7 +859,7 @@ def test_a_digest_player_whose_own_action_starts_a_match_waiting_for_them_finds_
     settle(clock)
 
     clock.now = datetime.fromisoformat("2026-11-20T08:00:30Z")
-    tasks.sweep_notifications()
+    notification_tasks.sweep_notifications()
     [digest] = [m for m in mail.outbox if m.to == ["bob@example.com"]]
     assert digest.subject == "Your turn in 1 match" and f"/matches/{match.pk}/" in digest.body
 
@@ -863,7 +870,7 @@ def test_no_your_turn_email_about_a_match_the_player_is_looking_at(clock, alice,
     assert client.get(reverse("match_poll", args=[match.pk]), {"token": match.poll_token}, **HTMX).status_code == 204
     services.move_submit(match_id=match.pk, user=alice, move="1", expected_version=0)
     your_turn = Notification.objects.get(user=bob, kind=Notification.Kind.YOUR_TURN)
-    assert services.notification_send(notification_id=your_turn.pk) is False
+    assert notification_services.notification_send(notification_id=your_turn.pk) is False
     your_turn.refresh_from_db()
     assert your_turn.outcome == "skipped" and "looking at the match" in your_turn.last_error
     assert not [m for m in mail.outbox if m.to == ["bob@example.com"] and "Your turn" in m.subject]
@@ -871,11 +878,11 @@ def test_no_your_turn_email_about_a_match_the_player_is_looking_at(clock, alice,
     other = start_timed_match(alice, bob)  # a match Bob is not looking at is emailed
     services.move_submit(match_id=other.pk, user=alice, move="1", expected_version=0)
     elsewhere = Notification.objects.get(user=bob, match=other, kind=Notification.Kind.YOUR_TURN)
-    assert services.notification_send(notification_id=elsewhere.pk) is True
+    assert notification_services.notification_send(notification_id=elsewhere.pk) is True
 
     clock.advance(minutes=5)  # Bob closed the page a while ago
     again = Notification.objects.create(user=bob, match=match, kind=Notification.Kind.YOUR_TURN, subject="s", body="b")
-    assert services.notification_send(notification_id=again.pk) is True
+    assert notification_services.notification_send(notification_id=again.pk) is True
 
 
 def test_a_your_turn_for_a_player_who_left_just_before_the_turn_goes_out_once_they_are_gone(clock, alice, bob, client):
@@ -889,16 +896,16 @@ def test_a_your_turn_for_a_player_who_left_just_before_the_turn_goes_out_once_th
     services.move_submit(match_id=match.pk, user=alice, move="1", expected_version=0)
     your_turn = Notification.objects.get(user=bob, kind=Notification.Kind.YOUR_TURN)
 
-    assert services.notification_send(notification_id=your_turn.pk) is False
+    assert notification_services.notification_send(notification_id=your_turn.pk) is False
     your_turn.refresh_from_db()
     assert (your_turn.sent_at, your_turn.outcome, your_turn.attempts) == (None, "", 0), "held back, not skipped"
-    assert your_turn.due_at == seen + timedelta(seconds=services.PRESENCE_SECONDS)
+    assert your_turn.due_at == seen + timedelta(seconds=notification_services.PRESENCE_SECONDS)
     clock.advance(seconds=50)
-    tasks.sweep_notifications()
+    notification_tasks.sweep_notifications()
     assert not [m for m in mail.outbox if m.to == ["bob@example.com"] and "Your turn" in m.subject]
 
     clock.now = your_turn.due_at + timedelta(seconds=1)  # Bob's page sent nothing more: he is gone
-    tasks.sweep_notifications()
+    notification_tasks.sweep_notifications()
     your_turn.refresh_from_db()
     assert your_turn.outcome == "sent"
     assert len([m for m in mail.outbox if m.to == ["bob@example.com"] and "Your turn" in m.subject]) == 1
@@ -912,12 +919,12 @@ def test_a_your_turn_held_back_is_skipped_if_the_player_was_still_looking(clock,
     clock.advance(seconds=20)
     services.move_submit(match_id=match.pk, user=alice, move="1", expected_version=0)
     your_turn = Notification.objects.get(user=bob, kind=Notification.Kind.YOUR_TURN)
-    assert services.notification_send(notification_id=your_turn.pk) is False
+    assert notification_services.notification_send(notification_id=your_turn.pk) is False
     clock.advance(seconds=15)
     client.get(poll, {"token": "0-active"}, **HTMX)  # the page, still open, polls on: it shows "Your turn"
 
     clock.advance(seconds=60)
-    tasks.sweep_notifications()
+    notification_tasks.sweep_notifications()
     your_turn.refresh_from_db()
     assert your_turn.outcome == "skipped" and "looking at the match" in your_turn.last_error
     assert not [m for m in mail.outbox if m.to == ["bob@example.com"] and "Your turn" in m.subject]
@@ -937,7 +944,7 @@ def test_a_your_turn_held_back_into_the_next_turn_goes_out_once_the_page_is_quie
     clock.advance(seconds=20)
     services.move_submit(match_id=match.pk, user=alice, move=a_legal_move(match, 0), expected_version=0)
     your_turn = Notification.objects.get(user=bob, kind=Notification.Kind.YOUR_TURN)
-    assert services.notification_send(notification_id=your_turn.pk) is False, "held back"
+    assert notification_services.notification_send(notification_id=your_turn.pk) is False, "held back"
     clock.advance(seconds=20)
     client.post(reverse("match_move", args=[match.pk]), {"move": a_legal_move(match, 1), "version": "1"}, **HTMX)
     left = clock.now
@@ -947,11 +954,11 @@ def test_a_your_turn_held_back_into_the_next_turn_goes_out_once_the_page_is_quie
 
     for _ in range(8):  # the relay, every half minute
         clock.advance(seconds=30)
-        tasks.sweep_notifications()
+        notification_tasks.sweep_notifications()
     told = [m for m in mail.outbox if m.to == ["bob@example.com"] and m.subject.startswith("Your turn")]
     assert len(told) == 1, "once the page had been quiet for 90 s"
     assert Notification.objects.get(user=bob, kind=Notification.Kind.YOUR_TURN).sent_at >= left + timedelta(
-        seconds=services.PRESENCE_SECONDS
+        seconds=notification_services.PRESENCE_SECONDS
     )
 
 
@@ -980,7 +987,7 @@ def test_making_moves_counts_as_looking_at_the_match(clock, alice, bob, client):
 
 def test_a_refusing_mail_server_is_retried_with_backoff_until_it_accepts(clock, alice, bob, mail_server):
     match = start_timed_match(alice, bob)
-    tasks.sweep_notifications()  # nothing yet: the invitation is still within its task's grace
+    notification_tasks.sweep_notifications()  # nothing yet: the invitation is still within its task's grace
     Notification.objects.exclude(kind=Notification.Kind.REMINDER).update(sent_at=clock.now, outcome="sent")
     mail_server.refuse_next = 2
     services.move_submit(match_id=match.pk, user=alice, move="1", expected_version=0)
@@ -990,14 +997,14 @@ def test_a_refusing_mail_server_is_retried_with_backoff_until_it_accepts(clock, 
     your_turn.refresh_from_db()
     assert your_turn.attempts == 1 and "451" in your_turn.last_error and your_turn.sent_at is None
     assert your_turn.due_at == clock.now + timedelta(seconds=30), "first backoff: 30 s"
-    assert tasks.sweep_notifications() == 0, "not before the backoff"
+    assert notification_tasks.sweep_notifications() == 0, "not before the backoff"
     clock.advance(seconds=31)
-    assert tasks.sweep_notifications() == 0
+    assert notification_tasks.sweep_notifications() == 0
     your_turn.refresh_from_db()
     assert your_turn.attempts == 2 and your_turn.due_at == clock.now + timedelta(seconds=60), "then 60 s"
     clock.advance(seconds=61)
-    assert tasks.sweep_notifications() == 1
-    assert tasks.sweep_notifications() == 0
+    assert notification_tasks.sweep_notifications() == 1
+    assert notification_tasks.sweep_notifications() == 0
 
     assert mail_server.refused == 2
     assert len(mail_server.messages) == 1 and mail_server.messages[0].rcpt_tos == ["bob@example.com"]
@@ -1038,12 +1045,12 @@ def test_a_webhook_gets_discord_and_slack_json_and_is_retried_after_a_server_err
     match, hook = your_turn_by_webhook(alice, bob, webhook, 500)
 
     with pytest.raises(Exception, match="500"):
-        services.notification_send(notification_id=hook.pk)
+        notification_services.notification_send(notification_id=hook.pk)
     hook.refresh_from_db()
     assert hook.sent_at is None and hook.due_at > clock.now
     clock.advance(seconds=31)
-    assert services.notification_send(notification_id=hook.pk) is True
-    assert services.notification_send(notification_id=hook.pk) is False
+    assert notification_services.notification_send(notification_id=hook.pk) is True
+    assert notification_services.notification_send(notification_id=hook.pk) is False
     assert len(webhook.bodies) == 1
     body = webhook.bodies[0]
     assert body["content"] == body["text"] and f"Your turn in {match}" in body["content"]
@@ -1062,7 +1069,7 @@ def test_a_players_name_in_a_webhook_notice_pings_nobody_and_makes_no_link(alice
     )
     hook = Notification.objects.get(user=bob, kind=Notification.Kind.INVITATION, channel="webhook")
 
-    assert services.notification_send(notification_id=hook.pk) is True
+    assert notification_services.notification_send(notification_id=hook.pk) is True
     body = webhook.bodies[0]
     assert body["allowed_mentions"] == {"parse": []}
     assert body["content"].startswith("@everyone <!here> <https://x.io|Go> invites you")
@@ -1071,7 +1078,7 @@ def test_a_players_name_in_a_webhook_notice_pings_nobody_and_makes_no_link(alice
 
 def test_a_webhook_that_is_gone_fails_for_good_and_the_profile_says_so(clock, alice, bob, webhook, client):
     _, hook = your_turn_by_webhook(alice, bob, webhook, 404)
-    assert services.notification_send(notification_id=hook.pk) is False
+    assert notification_services.notification_send(notification_id=hook.pk) is False
     hook.refresh_from_db()
     assert hook.outcome == "failed" and "404" in hook.last_error
     client.force_login(bob)
@@ -1084,7 +1091,7 @@ def test_a_webhook_on_a_private_address_is_refused_for_good_without_a_request(
     settings.WEBHOOK_ALLOW_PRIVATE_ADDRESSES = False  # as in production
     _, hook = your_turn_by_webhook(alice, bob, webhook)
 
-    assert services.notification_send(notification_id=hook.pk) is False
+    assert notification_services.notification_send(notification_id=hook.pk) is False
     hook.refresh_from_db()
     assert hook.outcome == "failed" and "private network (127.0.0.1)" in hook.last_error
     assert webhook.bodies == [] and webhook.requests == 0
@@ -1103,7 +1110,7 @@ def test_a_webhook_address_no_request_can_carry_fails_for_good_and_no_log_shows_
     _, hook = your_turn_by_webhook(alice, bob, webhook)
     User.objects.filter(pk=bob.pk).update(webhook_url=f"{webhook.url}/{token}\x01")
     with caplog.at_level(logging.INFO):
-        assert services.notification_send(notification_id=hook.pk) is False
+        assert notification_services.notification_send(notification_id=hook.pk) is False
     hook.refresh_from_db()
     assert (hook.outcome, hook.attempts) == ("failed", 1), "no retry can succeed"
     assert hook.last_error == webhooks.UNUSABLE_ADDRESS
@@ -1114,7 +1121,7 @@ def test_a_webhook_address_no_request_can_carry_fails_for_good_and_no_log_shows_
 def test_a_webhook_that_redirects_is_not_followed(clock, alice, bob, webhook):
     _, hook = your_turn_by_webhook(alice, bob, webhook, 307)
 
-    assert services.notification_send(notification_id=hook.pk) is False
+    assert notification_services.notification_send(notification_id=hook.pk) is False
     hook.refresh_from_db()
     assert hook.outcome == "failed" and "redirect (HTTP 307)" in hook.last_error
     assert webhook.requests == 1, "one POST, the redirect not followed"
@@ -1325,11 +1332,11 @@ def test_an_invitation_held_back_until_the_match_is_cancelled_is_not_sent(alice,
     to_bob, to_carol = (
         Notification.objects.get(match=match, user=user, kind=Notification.Kind.INVITATION) for user in (bob, carol)
     )
-    assert services.notification_send(notification_id=to_bob.pk) is True  # still open: it goes out
+    assert notification_services.notification_send(notification_id=to_bob.pk) is True  # still open: it goes out
 
     services.match_decline(match_id=match.pk, user=bob)
 
-    assert services.notification_send(notification_id=to_carol.pk) is False
+    assert notification_services.notification_send(notification_id=to_carol.pk) is False
     to_carol.refresh_from_db()
     assert to_carol.outcome == "skipped" and "no longer open" in to_carol.last_error
     assert not [m for m in mail.outbox if m.to == ["carol@example.com"] and "invit" in m.subject.lower()]
@@ -1357,7 +1364,7 @@ def test_rewriting_the_reminders_costs_the_same_queries_for_two_matches_as_for_e
 
     def queries_to_rewrite() -> int:
         with CaptureQueriesContext(connection) as queries:
-            services.notification_settings_changed(user_id=alice.pk)
+            notification_services.notification_settings_changed(user_id=alice.pk)
         return len(queries.captured_queries)
 
     for _ in range(2):

@@ -17,8 +17,11 @@ from django.urls import reverse
 
 from config.celery import app
 from games import services, tasks
-from games.models import Match, MatchEvent, Notification, Status
-from games.services import SeatSpec
+from games.models import Match, MatchEvent, Status
+from games.services import SeatSpec, joining
+from notifications import services as notification_services
+from notifications import tasks as notification_tasks
+from notifications.models import Notification
 from tests.conftest import start_match
 from tests.games.test_race import hold_the_lock_longer, require_postgresql, run_together
 
@@ -32,7 +35,7 @@ NOBODY_CAME = f"Nobody took the open seat in {DAYS} days, so the match is cancel
 def enqueued(monkeypatch):
     calls: list[tuple] = []
     monkeypatch.setattr(tasks, "enqueue_ai_move", lambda *args: calls.append(("ai_move", *args)))
-    monkeypatch.setattr(tasks, "enqueue_notification", lambda *args: calls.append(("notification", *args)))
+    monkeypatch.setattr(notification_tasks, "enqueue_notification", lambda *args: calls.append(("notification", *args)))
     return calls
 
 
@@ -164,7 +167,7 @@ def test_an_invitation_answered_before_its_warning_goes_out_is_not_warned_of(clo
     [warning] = warnings(match)
     services.match_accept(match_id=match.pk, user=bob)
 
-    assert services.notification_send(notification_id=warning.pk) is False
+    assert notification_services.notification_send(notification_id=warning.pk) is False
     warning.refresh_from_db()
     assert warning.outcome == Notification.Outcome.SKIPPED
 
@@ -254,7 +257,7 @@ def test_an_acceptance_at_the_last_moment_and_the_expiry_end_with_exactly_one_of
     require_postgresql()
     match = invite(alice, bob)
     clock.advance(days=DAYS)  # the sweep comes just as Bob accepts
-    hold_the_lock_longer(monkeypatch, "_cancel_open", "_start_if_full")
+    hold_the_lock_longer(monkeypatch, (joining, "_cancel_open"), (joining, "start_if_full"))
 
     def accept():
         return services.match_accept(match_id=match.pk, user=bob)

@@ -12,6 +12,7 @@ import threading
 import time
 from collections.abc import Callable
 from functools import wraps
+from types import ModuleType
 
 import pytest
 from django.db import OperationalError, connection, transaction
@@ -19,8 +20,10 @@ from django.urls import reverse
 
 from games import services, tasks
 from games.engine import get_game
-from games.models import Match, MatchEvent, MoveRecord, Notification, Status
-from games.services import SeatSpec
+from games.models import Match, MatchEvent, MoveRecord, Status
+from games.services import SeatSpec, base, joining, leaving, turns
+from notifications import tasks as notification_tasks
+from notifications.models import Notification
 from tests.conftest import start_match
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -62,17 +65,18 @@ def run_together(*calls: Callable[[], object]) -> list[object]:
     return results
 
 
-def hold_the_lock_longer(monkeypatch, *names: str) -> None:
-    """Make the services pause inside their transaction, while the match row is locked."""
-    for name in names:
-        original = getattr(services, name)
+def hold_the_lock_longer(monkeypatch, *functions: tuple[ModuleType, str]) -> None:
+    """Make the services pause inside their transaction, while the match row is locked: each
+    (module, name) is the function as the service calls it."""
+    for module, name in functions:
+        original = getattr(module, name)
 
         @wraps(original)
         def slow(*args, _original=original, **kwargs):
             time.sleep(HOLD_LOCK_SECONDS)
             return _original(*args, **kwargs)
 
-        monkeypatch.setattr(services, name, slow)
+        monkeypatch.setattr(module, name, slow)
 
 
 @pytest.fixture
@@ -80,7 +84,7 @@ def enqueued(monkeypatch):
     """Tasks handed to Celery after a commit, recorded instead of published."""
     calls: list[tuple] = []
     monkeypatch.setattr(tasks, "enqueue_ai_move", lambda *args: calls.append(("ai_move", *args)))
-    monkeypatch.setattr(tasks, "enqueue_notification", lambda *args: calls.append(("notification", *args)))
+    monkeypatch.setattr(notification_tasks, "enqueue_notification", lambda *args: calls.append(("notification", *args)))
     return calls
 
 
@@ -94,7 +98,7 @@ def test_it_applies_the_same_move_sent_twice_at_once_only_once(alice, bob, enque
     require_postgresql()
     match = start_match(alice, bob)
     enqueued.clear()
-    hold_the_lock_longer(monkeypatch, "_after_position_change")
+    hold_the_lock_longer(monkeypatch, (turns, "after_position_change"))
 
     def submit():
         return services.move_submit(match_id=match.pk, user=alice, move="1", expected_version=0)
@@ -113,7 +117,7 @@ def test_it_applies_the_same_move_sent_twice_at_once_only_once(alice, bob, enque
 def test_it_applies_one_of_two_different_moves_made_against_the_same_version(alice, bob, enqueued, monkeypatch):
     require_postgresql()
     match = start_match(alice, bob)
-    hold_the_lock_longer(monkeypatch, "_after_position_change")
+    hold_the_lock_longer(monkeypatch, (turns, "after_position_change"))
 
     def submit(move: str):
         return lambda: services.move_submit(match_id=match.pk, user=alice, move=move, expected_version=0)
@@ -132,14 +136,14 @@ def test_it_seats_only_one_of_two_players_racing_for_the_last_seat(alice, bob, c
     match = services.match_create(
         creator=alice, game_slug="mancala", options={}, seats=[SeatSpec("creator"), SeatSpec("open")]
     )
-    hold_the_lock_longer(monkeypatch, "_start_if_full")
+    hold_the_lock_longer(monkeypatch, (joining, "start_if_full"))
 
     def join(user):
         return lambda: services.match_join(match_id=match.pk, user=user)
 
     _, losers = split(run_together(join(bob), join(carol)), Match)
     assert [type(loser) for loser in losers] == [services.ServiceError]
-    assert losers[0].message == services.SEAT_TAKEN
+    assert losers[0].message == joining.SEAT_TAKEN
     match.refresh_from_db()
     assert match.status == Status.ACTIVE
     seated = [seat.user for seat in match.seats.all()]
@@ -152,7 +156,7 @@ def test_it_plays_one_ai_move_when_two_ai_tasks_race_for_the_same_turn(alice, en
     match = start_match(alice, ai_level=1)
     services.move_submit(match_id=match.pk, user=alice, move="1", expected_version=0)
     assert ("ai_move", match.pk, 1) in enqueued
-    hold_the_lock_longer(monkeypatch, "_after_position_change")
+    hold_the_lock_longer(monkeypatch, (turns, "after_position_change"))
 
     def ai_task():
         return services.ai_turn_play(match_id=match.pk, expected_version=1)
@@ -169,7 +173,7 @@ def test_it_plays_one_ai_move_when_two_ai_tasks_race_for_the_same_turn(alice, en
 def test_it_never_applies_a_move_to_a_match_staff_aborted_meanwhile(alice, bob, staff, enqueued, monkeypatch):
     require_postgresql()
     match = start_match(alice, bob)
-    hold_the_lock_longer(monkeypatch, "_after_position_change", "_set_status")
+    hold_the_lock_longer(monkeypatch, (turns, "after_position_change"), (leaving, "set_status"))
 
     def move():
         return services.move_submit(match_id=match.pk, user=alice, move="1", expected_version=0)
@@ -198,7 +202,7 @@ def test_a_move_and_the_opponents_vacation_at_once_both_go_through(alice, bob, e
     killed one of them."""
     require_postgresql()
     match = start_match(alice, bob)
-    hold_the_lock_longer(monkeypatch, "_after_position_change")
+    hold_the_lock_longer(monkeypatch, (turns, "after_position_change"))
 
     def move():
         return services.move_submit(match_id=match.pk, user=alice, move="1", expected_version=0)
@@ -221,7 +225,7 @@ def test_a_move_that_cannot_get_the_match_row_fails_instead_of_hanging(alice, bo
     the move transaction's own (SET LOCAL), and the next move goes through."""
     require_postgresql()
     match = start_match(alice, bob)
-    monkeypatch.setattr(services, "LOCK_TIMEOUT", "300ms")
+    monkeypatch.setattr(base, "LOCK_TIMEOUT", "300ms")
 
     def hold_the_row():
         with transaction.atomic():

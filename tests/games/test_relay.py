@@ -19,9 +19,13 @@ from django.core import mail
 from django.db import connections
 from django.utils import timezone
 
+from config import publish
 from config.celery import app
 from games import services, tasks
-from games.models import Match, MoveRecord, Notification, Seat
+from games.models import Match, MoveRecord, Seat
+from notifications import tasks as notification_tasks
+from notifications.models import Notification
+from notifications.services import delivery
 from tests.conftest import route_tasks_to, start_match
 from tests.games.local_servers import SpareRedis, StallingMailServer, free_port
 from tests.games.test_race import require_postgresql, run_together
@@ -37,7 +41,7 @@ def use_broker(url: str) -> None:
     app.conf.broker_read_url = url
     app._pool = None
     app.amqp._producer_pool = None
-    tasks.breaker.reset()
+    publish.breaker.reset()
 
 
 @pytest.fixture
@@ -88,13 +92,13 @@ def test_moves_are_accepted_quickly_with_redis_down_and_everything_is_delivered_
         services.move_submit(match_id=human.pk, user=alice, move="1", expected_version=0)
         services.move_submit(match_id=versus_ai.pk, user=carol, move="1", expected_version=0)
         assert broker_waits == [], "the moves waited between attempts to reach the broker"
-        assert not tasks.breaker.closed(), "the failed publish tripped the breaker"
+        assert not publish.breaker.closed(), "the failed publish tripped the breaker"
         assert "the sweep will do it" in caplog.text
         pending = Notification.objects.get(user=bob, kind=Notification.Kind.YOUR_TURN)
         assert pending.sent_at is None
 
         spare_redis.start()  # back, empty: whatever was in the broker is gone
-        tasks.breaker.reset()
+        publish.breaker.reset()
         finished: list[str] = []
         record = worker_on(finished)
         try:
@@ -102,14 +106,15 @@ def test_moves_are_accepted_quickly_with_redis_down_and_everything_is_delivered_
             with start_worker(app, perform_ping_check=False, pool="solo", shutdown_timeout=30):
                 # What beat does every half minute, a little later than the tasks' own grace.
                 Notification.objects.filter(pk=pending.pk).update(
-                    created_at=timezone.now() - timedelta(seconds=tasks.NOTIFICATION_SWEEP_AFTER_SECONDS + 1)
+                    created_at=timezone.now()
+                    - timedelta(seconds=notification_tasks.NOTIFICATION_SWEEP_AFTER_SECONDS + 1)
                 )
                 Match.objects.filter(pk=versus_ai.pk).update(
                     last_move_at=timezone.now() - timedelta(seconds=tasks.AI_STALL_SECONDS + 1)
                 )
-                tasks.sweep_notifications.delay()
+                notification_tasks.sweep_notifications.delay()
                 tasks.sweep_ai_turns.delay()
-                tasks.sweep_notifications.delay()  # a second, overlapping relay run
+                notification_tasks.sweep_notifications.delay()  # a second, overlapping relay run
                 wait_until(
                     lambda: Notification.objects.filter(pk=pending.pk, sent_at__isnull=False).exists(),
                     what="the relay to deliver Bob's email",
@@ -121,7 +126,8 @@ def test_moves_are_accepted_quickly_with_redis_down_and_everything_is_delivered_
                     what="the AI's turn after the sweep woke it",
                 )
                 wait_until(
-                    lambda: finished.count("games.tasks.sweep_notifications") == 2, what="both relay runs to finish"
+                    lambda: finished.count("notifications.tasks.sweep_notifications") == 2,
+                    what="both relay runs to finish",
                 )
         finally:
             task_postrun.disconnect(record)
@@ -154,13 +160,13 @@ def test_a_notification_whose_sender_died_holding_the_claim_is_sent_once_after_t
     notification = Notification.objects.get(user=bob, kind=Notification.Kind.YOUR_TURN)
     # A worker claimed it and was killed before it could send or release it.
     Notification.objects.filter(pk=notification.pk).update(
-        claimed_until=timezone.now() + timedelta(seconds=services.NOTIFICATION_CLAIM_SECONDS),
+        claimed_until=timezone.now() + timedelta(seconds=delivery.NOTIFICATION_CLAIM_SECONDS),
         attempts=1,
         created_at=timezone.now() - timedelta(minutes=5),
     )
-    assert tasks.sweep_notifications() == 0, "the claim still holds"
+    assert notification_tasks.sweep_notifications() == 0, "the claim still holds"
     Notification.objects.filter(pk=notification.pk).update(claimed_until=timezone.now() - timedelta(seconds=1))
-    sent = run_together(tasks.sweep_notifications, tasks.sweep_notifications)
+    sent = run_together(notification_tasks.sweep_notifications, notification_tasks.sweep_notifications)
     assert sorted(sent) == [0, 1], "two relay runs at once: one sends, the other finds it claimed or sent"
     assert len([m for m in mail.outbox if m.to == ["bob@example.com"] and "Your turn" in m.subject]) == 1
 
@@ -220,10 +226,10 @@ def test_an_email_whose_worker_was_killed_mid_send_is_sent_once_by_the_relay(ali
             notification.refresh_from_db()
             assert notification.sent_at is None and notification.claimed_until is not None
             assert notification.attempts == 1
-            assert tasks.sweep_notifications() == 0, "the dead worker's claim still holds"
-            clock.advance(seconds=services.NOTIFICATION_CLAIM_SECONDS + 60)
-            assert tasks.sweep_notifications() == 1
-            assert tasks.sweep_notifications() == 0
+            assert notification_tasks.sweep_notifications() == 0, "the dead worker's claim still holds"
+            clock.advance(seconds=delivery.NOTIFICATION_CLAIM_SECONDS + 60)
+            assert notification_tasks.sweep_notifications() == 1
+            assert notification_tasks.sweep_notifications() == 0
         finally:
             if worker.poll() is None:
                 worker.kill()

@@ -8,8 +8,9 @@ from django.db import IntegrityError, transaction
 from django.urls import reverse
 
 from games import services
-from games.models import Match, Notification, Status
+from games.models import Match, Status
 from games.services import SeatSpec
+from notifications.models import Notification
 from tests.conftest import start_match
 from tests.games.conftest import start_timed_match
 

@@ -33,9 +33,10 @@ from django.urls import reverse
 from games import services
 from games.boards import board_context
 from games.engine import get_game
-from games.models import Match, MoveRecord, Notification, Status
+from games.models import Match, MoveRecord, Status
 from games.rules.mesopotamia.state import CARDS, COLOURS, LETTERS, OFFERINGS, Hut, Tribe
-from games.services import SeatSpec
+from games.services import SeatSpec, creating
+from notifications.models import Notification
 from tests.conftest import make_user
 
 GAME = get_game("mesopotamia")
@@ -76,7 +77,7 @@ class Table:
 
 
 def setup_table(n: int, monkeypatch) -> Table:
-    monkeypatch.setattr(services, "new_seed", lambda: SEEDS[n])
+    monkeypatch.setattr(creating, "new_seed", lambda: SEEDS[n])
     users = [make_user(f"meso{n}p{i}", display_name=f"Player{n}{i}") for i in range(n)]
     seats = [SeatSpec("creator"), *(SeatSpec("user", username=u.username) for u in users[1:])]
     match = services.match_create(creator=users[0], game_slug="mesopotamia", options={}, seats=seats)

@@ -10,11 +10,13 @@ from django.core import mail
 from django.utils import timezone
 
 from accounts.models import User
-from games import models, selectors, services
+from games import naming, selectors, services
 from games.engine import get_game
-from games.models import Match, MatchEvent, MoveRecord, Notification, Seat, Status
+from games.models import Match, MatchEvent, MoveRecord, Seat, Status
 from games.replay import replay_state
-from games.services import SeatSpec
+from games.services import SeatSpec, creating
+from notifications import services as notification_services
+from notifications.models import Notification
 from tests.conftest import make_user, start_match
 from tests.games.conftest import start_timed_match
 
@@ -206,15 +208,15 @@ def test_the_log_names_players_as_they_were_when_they_moved(match, alice, bob, s
 def test_engine_sentences_name_every_player_they_mention():
     names = {0: "Alice", 1: "Bob", 2: "AI (Strong, player 3)"}
     line = "Player 1 uses a joker: steals the purple 3 at 1,2 from Player 3. Player 2 rolled 5."
-    assert models.with_player_names(line, names) == (
+    assert naming.with_player_names(line, names) == (
         "Alice uses a joker: steals the purple 3 at 1,2 from AI (Strong, player 3). Bob rolled 5."
     )
-    assert models.with_player_names("Player 4 rolled 2 (Player 12).", names) == "Player 4 rolled 2 (Player 12)."
+    assert naming.with_player_names("Player 4 rolled 2 (Player 12).", names) == "Player 4 rolled 2 (Player 12)."
     colours = {0: "Yellow", 1: "Red", 2: "Green"}
-    assert models.with_player_names("Red places a pilgrim on f3; Green's turn.", names, colours) == (
+    assert naming.with_player_names("Red places a pilgrim on f3; Green's turn.", names, colours) == (
         "Bob (red) places a pilgrim on f3; AI (Strong, green)'s turn."
     )
-    assert models.with_player_names("Green places a pilgrim on f4.", names, colours) == (
+    assert naming.with_player_names("Green places a pilgrim on f4.", names, colours) == (
         "AI (Strong, green) places a pilgrim on f4."
     ), 'one pair of brackets, not "AI (Strong) (green)"'
 
@@ -229,8 +231,8 @@ def test_a_move_that_passes_the_turn_emails_the_next_player_after_commit(
     assert "Alice sows tile 1" in notification.body
     assert len(callbacks) == 1, "the email task is enqueued only once the move is committed"
     assert notification.sent_at is None
-    assert services.notification_send(notification_id=notification.pk) is True
-    assert services.notification_send(notification_id=notification.pk) is False, "sent once"
+    assert notification_services.notification_send(notification_id=notification.pk) is True
+    assert notification_services.notification_send(notification_id=notification.pk) is False, "sent once"
     assert len(mail.outbox) == 1 and mail.outbox[0].to == ["bob@example.com"]
 
 
@@ -365,7 +367,7 @@ def test_a_jeexa_roll_that_passes_round_the_table_is_recorded_with_its_whole_des
     and the turn passes on and on (410 characters in the log; 94–99% of random Jeexa games
     have such a move, at every table size)."""
     jeexa = get_game("jeexa")
-    monkeypatch.setattr(services, "new_seed", lambda: 26)
+    monkeypatch.setattr(creating, "new_seed", lambda: 26)
     players = [alice, bob, carol, make_user("dave")]
     match = start_timed_match(*players, clock=services.ClockSpec(), game="jeexa")
     rng = random.Random(26)

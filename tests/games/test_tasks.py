@@ -23,7 +23,9 @@ from kombu.exceptions import OperationalError
 
 from config.celery import app
 from games import services, tasks
-from games.models import Match, MoveRecord, Notification, Seat
+from games.models import Match, MoveRecord, Seat
+from notifications import tasks as notification_tasks
+from notifications.models import Notification
 from tests.accounts.test_accounts import profile_data
 from tests.conftest import route_tasks_to, start_match
 from tests.games.conftest import start_timed_match
@@ -96,7 +98,7 @@ def notification_sent(notification_id: int) -> bool:
 
 def make_overdue(*notifications: Notification) -> None:
     """As if written a while ago and their task lost."""
-    past = timezone.now() - timedelta(seconds=tasks.NOTIFICATION_SWEEP_AFTER_SECONDS + 60)
+    past = timezone.now() - timedelta(seconds=notification_tasks.NOTIFICATION_SWEEP_AFTER_SECONDS + 60)
     Notification.objects.filter(pk__in=[n.pk for n in notifications]).update(created_at=past)
 
 
@@ -128,8 +130,8 @@ def test_it_sends_the_your_turn_email_through_the_worker_exactly_once(worker, al
 
     wait_until(lambda: notification_sent(notification.pk), what="the worker to send Bob's email")
     # The same task delivered again (acks_late, a redelivery) finds the row sent and does nothing.
-    duplicate = tasks.send_notification.delay(notification.pk)
-    wait_until(lambda: ("games.tasks.send_notification", duplicate.id) in worker, what="the duplicate task")
+    duplicate = notification_tasks.send_notification.delay(notification.pk)
+    wait_until(lambda: ("notifications.tasks.send_notification", duplicate.id) in worker, what="the duplicate task")
 
     messages = sent_mail(notification)
     assert len(messages) == 1
@@ -177,8 +179,8 @@ def test_the_notification_sweep_sends_a_notification_whose_task_was_lost_once(bo
     fresh = Notification.objects.create(user=carol, kind=Notification.Kind.YOUR_TURN, subject="Fresh", body="...")
     make_overdue(lost)
 
-    assert tasks.sweep_notifications() == 1
-    assert tasks.sweep_notifications() == 0
+    assert notification_tasks.sweep_notifications() == 1
+    assert notification_tasks.sweep_notifications() == 0
     assert [(message.subject, message.to) for message in mail.outbox] == [("Lost", ["bob@example.com"])]
     lost.refresh_from_db()
     fresh.refresh_from_db()
@@ -195,7 +197,7 @@ def test_two_notification_sweeps_running_at_once_send_each_email_once(alice, bob
     )
     make_overdue(*pending)
 
-    counts = run_together(tasks.sweep_notifications, tasks.sweep_notifications)
+    counts = run_together(notification_tasks.sweep_notifications, notification_tasks.sweep_notifications)
 
     assert all(isinstance(count, int) for count in counts), counts
     assert sum(counts) == 30
@@ -250,8 +252,8 @@ def test_the_worker_sends_a_held_your_turn_on_the_players_new_clock_and_no_remin
     client.post(reverse("profile"), profile_data(display_name="Bob", webhook_url="", time_zone="Asia/Kolkata"))
 
     clock.now = held + timedelta(seconds=1)
-    sweep = tasks.sweep_notifications.delay()
-    wait_until(lambda: ("games.tasks.sweep_notifications", sweep.id) in worker, what="the sweep")
+    sweep = notification_tasks.sweep_notifications.delay()
+    wait_until(lambda: ("notifications.tasks.sweep_notifications", sweep.id) in worker, what="the sweep")
     [email] = sent_mail(Notification.objects.get(pk=your_turn.pk))
     assert "Your time runs out on Sunday 29 March 2026, 16:30 IST (Asia/Kolkata)" in email.body
 
@@ -263,8 +265,8 @@ def test_the_worker_sends_a_held_your_turn_on_the_players_new_clock_and_no_remin
         == 1
     )
     services.move_submit(match_id=match.pk, user=bob, move="1", expected_version=1)
-    sweep = tasks.sweep_notifications.delay()
-    wait_until(lambda: ("games.tasks.sweep_notifications", sweep.id) in worker, what="the sweep")
+    sweep = notification_tasks.sweep_notifications.delay()
+    wait_until(lambda: ("notifications.tasks.sweep_notifications", sweep.id) in worker, what="the sweep")
     assert not [
         message
         for message in mail.outbox

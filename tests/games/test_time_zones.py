@@ -21,7 +21,10 @@ from django.urls import reverse
 
 from accounts.models import User
 from games import services, tasks
-from games.models import Notification
+from notifications import services as notification_services
+from notifications import tasks as notification_tasks
+from notifications.models import Notification
+from notifications.services import delivery
 from tests.accounts.test_accounts import profile_data
 from tests.games.conftest import start_timed_match
 
@@ -53,9 +56,11 @@ def test_the_digest_goes_once_every_local_day_also_when_the_clocks_change(zone, 
     time round found 03:00 still ahead on the clock and went again 10 minutes later."""
     player, local = User(time_zone=zone, digest_hour=hour), zoneinfo.ZoneInfo(zone)
     start = datetime.combine(date.fromisoformat(day), datetime.min.time(), tzinfo=local)
-    sent = [services.next_digest_at(player, start)]
+    sent = [notification_services.next_digest_at(player, start)]
     for _ in range(4):
-        sent.append(services.next_digest_at(player, sent[-1].astimezone(UTC) + late))  # the site's now is UTC
+        sent.append(
+            notification_services.next_digest_at(player, sent[-1].astimezone(UTC) + late)
+        )  # the site's now is UTC
 
     days = [moment.astimezone(local).date() for moment in sent]
     assert days == [days[0] + timedelta(days=n) for n in range(5)], "one digest a day, none missed"
@@ -80,11 +85,11 @@ def test_a_digest_sent_late_in_an_hour_the_clocks_go_back_over_is_not_sent_again
     assert Notification.objects.get(user=bob, kind=Notification.Kind.DIGEST).due_at == instant("2026-04-04T13:15Z")
 
     clock.now = instant("2026-04-04T14:05Z")  # the relay was behind: 02:50, the second time round
-    tasks.sweep_notifications()
+    notification_tasks.sweep_notifications()
     assert len(digests_to(bob)) == 1
     for _ in range(24):  # the next two hours, 3 o'clock (the second one) among them
         clock.advance(minutes=5)
-        tasks.sweep_notifications()
+        notification_tasks.sweep_notifications()
     assert len(digests_to(bob)) == 1, "one digest on Sunday"
     tomorrow = Notification.objects.get(user=bob, kind=Notification.Kind.DIGEST, sent_at__isnull=True)
     assert tomorrow.due_at == instant("2026-04-05T14:15Z"), "Monday 03:00 (+12:45)"
@@ -176,7 +181,7 @@ def test_a_day_per_move_is_24_hours_of_real_time_over_a_change_of_the_clocks(
     mail.outbox.clear()
     while clock.now + timedelta(minutes=10) < deadline:  # beat's relay, every 10 minutes here
         clock.advance(minutes=10)
-        tasks.sweep_notifications()
+        notification_tasks.sweep_notifications()
         tasks.sweep_deadlines()
     assert reminder_emails_to(bob) == [f"Time is running out in {match}"] * 3
     match.refresh_from_db()
@@ -262,7 +267,7 @@ def test_a_your_turn_held_back_says_the_deadline_as_it_stands_when_it_goes_out(
     clock.advance(seconds=20)
     services.move_submit(match_id=match.pk, user=alice, move="1", expected_version=0)  # Bob's deadline: 11:00:20Z
     your_turn = Notification.objects.get(user=bob, kind="your_turn", channel="email")
-    assert services.notification_send(notification_id=your_turn.pk) is False, "held back"
+    assert notification_services.notification_send(notification_id=your_turn.pk) is False, "held back"
     if change == "time zone":
         client.post(reverse("profile"), profile_data(display_name="Bob", webhook_url="", time_zone="Asia/Kolkata"))
     elif change == "extension":
@@ -272,7 +277,7 @@ def test_a_your_turn_held_back_says_the_deadline_as_it_stands_when_it_goes_out(
 
     your_turn.refresh_from_db()
     clock.now = your_turn.due_at + timedelta(seconds=1)
-    tasks.sweep_notifications()
+    notification_tasks.sweep_notifications()
     [email] = [message for message in mail.outbox if message.to == [bob.email] and "Your turn" in message.subject]
     assert deadline_said in email.body
     your_turn.refresh_from_db()
@@ -293,7 +298,7 @@ def test_a_reminder_due_when_the_player_changes_time_zone_says_the_deadline_on_t
     client.post(
         reverse("profile"), profile_data(display_name="Bob", webhook_url="", time_zone="Asia/Kolkata", reminders="50")
     )
-    tasks.sweep_notifications()
+    notification_tasks.sweep_notifications()
     [reminder] = [
         message
         for message in mail.outbox
@@ -309,7 +314,7 @@ def test_the_digest_writes_each_deadline_on_the_players_clock_with_the_zone_name
     match = start_timed_match(alice, bob, clock=ONE_DAY_A_MOVE)
     services.move_submit(match_id=match.pk, user=alice, move="1", expected_version=0)
     clock.now = instant("2026-03-29T01:30:30Z")  # 07:00 in Kolkata
-    tasks.sweep_notifications()
+    notification_tasks.sweep_notifications()
     [digest] = digests_to(bob)
     assert f"- {match.full_name}: time runs out Sun 29 Mar, 16:30 IST (Asia/Kolkata)\n" in digest.body
 
@@ -323,19 +328,19 @@ def test_a_digest_that_fails_for_good_is_still_followed_by_the_next_days(clock, 
     clock.now = instant("2026-03-28T11:00Z")
     match = start_timed_match(alice, bob, clock=services.ClockSpec())
     services.move_submit(match_id=match.pk, user=alice, move="1", expected_version=0)
-    deliver = services._deliver
+    deliver = delivery._deliver
 
     def refused(notification):
-        raise services.PermanentFailure("The mail server refused the address.")
+        raise notification_services.PermanentFailure("The mail server refused the address.")
 
-    monkeypatch.setattr(services, "_deliver", refused)
+    monkeypatch.setattr(delivery, "_deliver", refused)
     clock.now = instant("2026-03-29T01:30:30Z")  # 07:00 in Kolkata
-    tasks.sweep_notifications()
+    notification_tasks.sweep_notifications()
     assert Notification.objects.get(user=bob, kind=Notification.Kind.DIGEST, sent_at__isnull=False).outcome == "failed"
 
-    monkeypatch.setattr(services, "_deliver", deliver)  # the address corrected
+    monkeypatch.setattr(delivery, "_deliver", deliver)  # the address corrected
     tomorrow = Notification.objects.get(user=bob, kind=Notification.Kind.DIGEST, sent_at__isnull=True)
     assert tomorrow.due_at == instant("2026-03-30T01:30Z")
     clock.now = tomorrow.due_at + timedelta(seconds=30)
-    tasks.sweep_notifications()
+    notification_tasks.sweep_notifications()
     assert len(digests_to(bob)) == 1

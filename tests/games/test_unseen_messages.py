@@ -11,8 +11,10 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
+from chat import services as chat_services
+from chat.models import Message
 from games import services
-from games.models import Message, Seat
+from games.models import Seat
 from games.selectors import PRESENCE_WRITE_SECONDS
 from tests.conftest import signed_in, start_match
 
@@ -47,7 +49,7 @@ def test_a_message_from_another_player_is_new_until_the_match_page_is_opened(ali
     alices, bobs = signed_in(alice), signed_in(bob)
     open_page(alices, match)
     clock.advance(minutes=5)
-    services.message_post(match_id=match.pk, user=bob, text="good luck")
+    chat_services.message_post(match_id=match.pk, user=bob, text="good luck")
 
     assert marker(row_of(alices, match)) == f"New message -> /matches/{match.pk}/#messages"
     assert marker(row_of(bobs, match)) == "", "his own message is nothing new to him"
@@ -58,9 +60,9 @@ def test_a_message_from_another_player_is_new_until_the_match_page_is_opened(ali
 
 def test_a_seat_never_seen_has_every_message_of_the_others_new_and_counts_them_in_words(alice, bob, match, clock):
     for text in ("hello", "are you there?", "your turn"):
-        services.message_post(match_id=match.pk, user=bob, text=text)
+        chat_services.message_post(match_id=match.pk, user=bob, text=text)
         clock.advance(seconds=1)
-    services.message_post(match_id=match.pk, user=alice, text="coming")
+    chat_services.message_post(match_id=match.pk, user=alice, text="coming")
     assert Seat.objects.get(match=match, user=alice).last_seen_at is None
     assert marker(row_of(signed_in(alice), match)) == f"3 new messages -> /matches/{match.pk}/#messages"
 
@@ -68,14 +70,16 @@ def test_a_seat_never_seen_has_every_message_of_the_others_new_and_counts_them_i
 def test_a_message_staff_hid_is_not_new(alice, bob, match, clock):
     open_page(signed_in(alice), match)
     clock.advance(minutes=1)
-    services.message_hide(message_id=services.message_post(match_id=match.pk, user=bob, text="rude").pk, hidden=True)
+    chat_services.message_hide(
+        message_id=chat_services.message_post(match_id=match.pk, user=bob, text="rude").pk, hidden=True
+    )
     assert marker(row_of(signed_in(alice), match)) == ""
-    services.message_post(match_id=match.pk, user=bob, text="sorry")
+    chat_services.message_post(match_id=match.pk, user=bob, text="sorry")
     assert marker(row_of(signed_in(alice), match)).startswith("New message ->")
 
 
 def test_messages_written_before_the_last_visit_are_not_new(alice, bob, match, clock):
-    services.message_post(match_id=match.pk, user=bob, text="hello")
+    chat_services.message_post(match_id=match.pk, user=bob, text="hello")
     clock.advance(seconds=1)
     alices = signed_in(alice)
     open_page(alices, match)
@@ -90,7 +94,7 @@ def test_opening_the_page_again_soon_after_counts_as_seeing_what_came_in_between
     alices = signed_in(alice)
     open_page(alices, match)
     clock.advance(seconds=5)
-    services.message_post(match_id=match.pk, user=bob, text="gg")
+    chat_services.message_post(match_id=match.pk, user=bob, text="gg")
     clock.advance(seconds=5)
     assert marker(row_of(alices, match)).startswith("New message ->")
     open_page(alices, match)  # 10 s after the first visit
@@ -103,7 +107,7 @@ def test_a_poll_that_brings_the_message_counts_as_seeing_it(alice, bob, match, c
     match.refresh_from_db()
     token = match.poll_token
     clock.advance(seconds=2)
-    services.message_post(match_id=match.pk, user=bob, text="hello")
+    chat_services.message_post(match_id=match.pk, user=bob, text="hello")
     clock.advance(seconds=1)
     assert PRESENCE_WRITE_SECONDS > 3, "the poll would write the presence anyway"
     redrawn = alices.get(reverse("match_poll", args=[match.pk]), {"token": token}, **HTMX)
@@ -116,7 +120,7 @@ def test_the_finished_matches_page_says_so_too_a_gg_after_the_end(alice, bob, ma
     open_page(alices, match)
     services.match_resign(match_id=match.pk, user=alice)
     clock.advance(minutes=1)
-    services.message_post(match_id=match.pk, user=bob, text="gg")
+    chat_services.message_post(match_id=match.pk, user=bob, text="gg")
     assert marker(row_of(alices, match, "finished_matches")) == f"New message -> /matches/{match.pk}/#messages"
     assert marker(row_of(alices, match)).startswith("New message ->")
     open_page(alices, match)
@@ -138,7 +142,7 @@ def test_a_player_whose_seat_the_ai_took_has_no_marker(alice, bob, carol, staff,
     for player in (bob, carol):
         services.match_accept(match_id=match.pk, user=player)
     services.seat_replace_by_ai(match_id=match.pk, seat_number=1, level=1, actor=staff, reason="Bob left")
-    services.message_post(match_id=match.pk, user=carol, text="bye Bob")
+    chat_services.message_post(match_id=match.pk, user=carol, text="bye Bob")
     html = signed_in(bob).get(reverse("dashboard")).content.decode()
     assert f">Jeexa #{match.pk}<" in html and "new-messages" not in html
 
@@ -151,7 +155,7 @@ def test_the_finished_matches_page_costs_the_same_queries_with_new_messages_or_n
     before = count_queries(alices, reverse("finished_matches"))
     for number, match in enumerate(matches):
         for _ in range(number + 1):
-            services.message_post(match_id=match.pk, user=bob, text="gg")
+            chat_services.message_post(match_id=match.pk, user=bob, text="gg")
     assert count_queries(alices, reverse("finished_matches")) == before
     html = alices.get(reverse("finished_matches")).content.decode()
     assert [html.count(words) for words in ("New message<", "2 new messages<", "3 new messages<")] == [1, 1, 1]

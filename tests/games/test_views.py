@@ -14,13 +14,16 @@ from django.utils import timezone
 from django.utils.html import strip_tags
 
 from accounts.models import User
+from chat import services as chat_services
+from chat.models import Message
 from games import selectors, services
 from games.engine import get_game
 from games.forms import NO_ONE_ELSE
-from games.models import Match, Message, MoveRecord, Notification, Status
+from games.models import Match, MoveRecord, Status
 from games.selectors import LATEST_FINISHED, PRESENCE_WRITE_SECONDS
 from games.services import ClockSpec, SeatSpec
 from games.views import FINISHED_PER_PAGE
+from notifications.models import Notification
 from tests.conftest import make_user, signed_in, start_match
 from tests.games.conftest import start_timed_match
 
@@ -940,7 +943,7 @@ def test_dashboard_query_count_does_not_grow_with_the_number_of_matches(client, 
         start_match(alice, bob)
         timed = start_timed_match(alice, bob)  # with clocks shown
         for text in ["hi", "gg", "rude"][:number]:  # and new messages in some, counted on each row
-            services.message_post(match_id=timed.pk, user=bob, text=text)
+            chat_services.message_post(match_id=timed.pk, user=bob, text=text)
     services.match_resign(match_id=timed.pk, user=alice)  # one of them finished
     Message.objects.filter(text="rude").update(hidden=True)
     services.vacation_start(user_id=bob.pk, days=3)  # and an opponent on vacation

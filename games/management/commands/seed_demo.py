@@ -14,6 +14,7 @@ from django.core.management.base import BaseCommand
 
 from accounts.models import User
 from games import services
+from games.engine import get_game
 from games.models import Match
 from games.services import SeatSpec
 
@@ -61,7 +62,7 @@ class Command(BaseCommand):
     def _demo_matches(self) -> None:
         alice = User.objects.get(username="alice")
         bob = User.objects.get(username="bob")
-        strong = max(services.get_game("mancala").ai_levels)
+        strong = max(get_game("mancala").ai_levels)
         services.match_create(
             creator=alice,
             game_slug="mancala",

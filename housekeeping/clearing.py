@@ -22,7 +22,7 @@ from django.db import connections, router, transaction
 from django.db.models import Q, QuerySet
 from django.utils import timezone
 
-from games.models import Notification
+from notifications.models import Notification
 
 log = logging.getLogger(__name__)
 

@@ -1,0 +1,179 @@
+"""Playing: a match starts, moves are made (by people and by the AI), and after each one the
+seats, clocks and status follow the new position."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+
+from django.conf import settings
+from django.db import transaction
+from django.db.models import Case, Value, When
+from django.utils import timezone
+
+from accounts.models import User
+from games import selectors, signals
+from games.boards import seat_colours
+from games.engine import IllegalMove
+from games.models import DAY, Match, MoveRecord, Seat, Status, TimeControl
+from games.naming import seat_names, with_player_names
+from games.services.base import ai_to_move, lock_match, readers, seat_of, seats_locked, set_status, tell_the_result
+from games.services.clocks import update_clocks
+from games.services.errors import NOT_IN_PLAY, NOT_STARTED, NOT_YOUR_MATCH, MoveRejected, NotAllowed, StaleMove
+
+NOT_YOUR_TURN = "It is not your turn."
+TIME_RAN_OUT = "Your time for this move ran out."
+STALE_MOVE = (
+    "The board changed since you loaded it (a move was played, perhaps from another tab or window), "
+    "so yours was not played. Here is the current position."
+)
+
+
+def start(match: Match, seats: list[Seat], *, actor: User | None) -> None:
+    set_status(match, Status.ACTIVE, reason="Every seat is taken.", actor=actor)
+    if match.time_control == TimeControl.BANK:
+        bank = match.bank_initial_days * DAY
+        Seat.objects.filter(match=match, user__isnull=False).update(bank_seconds=bank)
+        for seat in seats:
+            seat.bank_seconds = bank if seat.user_id else None
+    # The player whose action started the match is looking at it: no email for them.
+    actor_seat = next((seat for seat in seats if actor and seat.user_id == actor.pk), None)
+    after_position_change(match, seats, mover=actor_seat.number if actor_seat else None, last_move="")
+    if actor_seat is not None and actor_seat.to_act:
+        # No email for them, yet the match may wait for them for days (a digest player's digest counts it).
+        signals.turn_started.send(Match, match=match, seat=actor_seat, watching=True)
+
+
+def start_if_full(match: Match, seats: list[Seat], *, actor: User) -> None:
+    if all(seat.accepted and not seat.is_open for seat in seats):
+        start(match, seats, actor=actor)
+    else:  # a seat was taken: a match that is filling up gets its whole waiting time again
+        match.open_until, match.open_until_told = open_until(), False
+    match.save()
+
+
+def open_until() -> datetime:
+    return timezone.now() + timedelta(days=settings.OPEN_MATCH_EXPIRY_DAYS)
+
+
+def after_position_change(match: Match, seats: list[Seat], *, mover: int | None, last_move: str) -> None:
+    """Bring seats, status, AI tasks and emails in line with the match's new state."""
+    game = match.game_obj
+    state = game.load(match.state)
+    to_act = set(game.to_act(state))
+    before = {seat.number for seat in seats if seat.to_act}
+    update_clocks(match, seats, before=before, after=set() if game.is_over(state) else to_act)
+    Seat.objects.filter(match=match).update(
+        to_act=Case(When(number__in=to_act, then=Value(True)), default=Value(False))
+    )
+    for seat in seats:
+        seat.to_act = seat.number in to_act
+    if game.is_over(state):
+        outcome = game.outcome(state)
+        # A reason only where the scores do not explain the result (Mecca: an empty hand wins).
+        reason = with_player_names(game.win_reason(state), seat_names(seats)) or "played out"
+        match.result = {"scores": list(outcome.scores), "winners": list(outcome.winners), "reason": reason}
+        match.finished_at = timezone.now()
+        set_status(match, Status.FINISHED, reason="The game ended.")
+        moved = next((seat.user_id for seat in seats if seat.number == mover), None)
+        tell_the_result(match, seats, readers(seats, but=moved), last_move=last_move)
+        return
+    for seat in seats:
+        if seat.number not in to_act:
+            continue
+        if seat.is_ai:
+            ai_to_move(match)
+        elif seat.user_id and seat.number != mover:
+            signals.turn_started.send(Match, match=match, seat=seat, watching=False)
+
+
+@transaction.atomic
+def move_submit(
+    *,
+    match_id: int,
+    move: str,
+    expected_version: int,
+    user: User | None = None,
+    ai_seat: int | None = None,
+) -> MoveRecord:
+    """Apply one move by ``user`` (or by the AI on ``ai_seat``) to the version they saw.
+    The same move sent twice by the same seat (a double click, a resent form) is the one
+    already played: its record comes back and nothing else happens."""
+    match = lock_match(match_id)
+    seats = seats_locked(match)
+    if user is not None:
+        seat = seat_of(seats, user)
+        if seat is None:
+            raise NotAllowed(NOT_YOUR_MATCH)
+    else:
+        seat = seats[ai_seat]
+        if not seat.is_ai:
+            raise NotAllowed("That seat is not played by the AI.")
+    if expected_version < match.version and (played := _same_move_played(match, seat, move, expected_version)):
+        return played
+    if match.status != Status.ACTIVE:
+        raise MoveRejected(NOT_STARTED if match.status == Status.OPEN else NOT_IN_PLAY)
+    if expected_version != match.version:
+        raise StaleMove(STALE_MOVE)
+    game = match.game_obj
+    state = game.load(match.state)
+    if seat.number not in game.to_act(state):
+        raise MoveRejected(NOT_YOUR_TURN)
+    if seat.deadline is not None and seat.deadline <= timezone.now():
+        raise MoveRejected(TIME_RAN_OUT)  # the deadline sweep applies the timeout
+    try:
+        new_state = game.apply(state, seat.number, move)
+    except IllegalMove as error:
+        raise MoveRejected(str(error)) from None
+    record = MoveRecord.objects.create(
+        match=match,
+        ply=match.version,
+        seat=seat.number,
+        notation=game.normalize(move),
+        # Names at the time of the move: the log keeps saying who made it after a seat changes hands.
+        description=with_player_names(
+            game.describe(state, seat.number, move), seat_names(seats), seat_colours(game.slug, game.view(state, None))
+        ),
+        by_ai=seat.is_ai,
+    )
+    match.state = game.dump(new_state)
+    match.version += 1  # safe: the row is locked
+    match.last_move_at = record.created_at
+    after_position_change(match, seats, mover=seat.number, last_move=record.description)
+    match.save(update_fields=["state", "version", "last_move_at", "status", "result", "finished_at"])
+    return record
+
+
+def _same_move_played(match: Match, seat: Seat, move: str, ply: int) -> MoveRecord | None:
+    record = MoveRecord.objects.filter(match=match, ply=ply, seat=seat.number).first()  # (match, ply) is unique
+    return record if record is not None and record.notation == match.game_obj.normalize(move) else None
+
+
+def ai_turn_play(*, match_id: int, expected_version: int) -> MoveRecord | None:
+    """Compute and submit the AI's move; nothing when the match has moved on meanwhile."""
+    match = Match.objects.filter(pk=match_id).first()
+    if match is None or match.status != Status.ACTIVE or match.version != expected_version:
+        return None
+    game = match.game_obj
+    state = game.load(match.state)
+    ai_seats = {seat.number: seat.ai_level for seat in match.seats.filter(ai_level__isnull=False)}
+    acting = [number for number in game.to_act(state) if number in ai_seats]
+    if not acting:
+        return None
+    seat = acting[0]
+    # Thinking happens outside any transaction; the result is tied to the version it was computed for.
+    move = game.ai_move(state, seat, ai_seats[seat], seed=match.seed ^ expected_version)
+    try:
+        return move_submit(match_id=match_id, move=move, expected_version=expected_version, ai_seat=seat)
+    except StaleMove:
+        return None
+    except MoveRejected as rejected:
+        if rejected.message == NOT_IN_PLAY:  # resigned or aborted meanwhile: that keeps the version
+            return None
+        raise
+
+
+def seat_seen(*, match_id: int, user: User) -> None:
+    """Record that the player has the match open; at most one row write per PRESENCE_WRITE_SECONDS,
+    but at once when others wrote since (the page shows their messages: no longer new on My matches)."""
+    now = timezone.now()
+    Seat.objects.filter(selectors.presence_due(now, user), match_id=match_id, user=user).update(last_seen_at=now)

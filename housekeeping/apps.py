@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class HousekeepingConfig(AppConfig):
+    name = "housekeeping"
+    verbose_name = "Housekeeping"
