@@ -1,18 +1,41 @@
-"""Shared fixtures: three personas (alice and bob play, carol is outside) and matches."""
+"""Shared fixtures: three personas (alice and bob play, carol is outside), matches, and a clock the
+tests move forward instead of waiting."""
 
 from __future__ import annotations
 
 import logging
+from datetime import timedelta
 
 import pytest
 from allauth.account.models import EmailAddress
 from django.test import Client
+from django.utils import timezone
 
 from accounts.models import User
 from games import services
 from games.services import SeatSpec
 
 PASSWORD = "correct-horse-battery-staple"
+
+
+class Clock:
+    """Stands in for ``timezone.now()`` everywhere (services, tasks, model defaults)."""
+
+    def __init__(self):
+        self.now = timezone.now()
+
+    def __call__(self):
+        return self.now
+
+    def advance(self, **delta) -> None:
+        self.now += timedelta(**delta)
+
+
+@pytest.fixture
+def clock(monkeypatch):
+    fake = Clock()
+    monkeypatch.setattr(timezone, "now", fake)
+    return fake
 
 
 @pytest.fixture(autouse=True)

@@ -14,7 +14,7 @@ from django.urls import reverse
 
 from accounts.models import User
 from tests.accounts.test_accounts import sign_up
-from tests.games.local_servers import MailServer
+from tests.local_servers import MailServer
 
 CONFIRM_LINK = re.compile(r"http://testserver/accounts/confirm-email/\S+/")
 RESET_LINK = re.compile(r"http://testserver/accounts/password/reset/key/\S+/")

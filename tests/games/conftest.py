@@ -1,34 +1,9 @@
-"""A clock the tests move forward instead of waiting, and matches with a time control."""
+"""Matches with a time control, and random play through the services."""
 
 from __future__ import annotations
 
-from datetime import timedelta
-
-import pytest
-from django.utils import timezone
-
 from games import services
 from games.services import ClockSpec, SeatSpec
-
-
-class Clock:
-    """Stands in for ``timezone.now()`` everywhere (services, tasks, model defaults)."""
-
-    def __init__(self):
-        self.now = timezone.now()
-
-    def __call__(self):
-        return self.now
-
-    def advance(self, **delta) -> None:
-        self.now += timedelta(**delta)
-
-
-@pytest.fixture
-def clock(monkeypatch):
-    fake = Clock()
-    monkeypatch.setattr(timezone, "now", fake)
-    return fake
 
 
 def play_random_moves(match, players, rng, *, until=lambda: False, limit: int | None = None) -> bool:

@@ -58,7 +58,7 @@ from notifications import tasks as notification_tasks
 from notifications.models import Notification
 from notifications.services import delivery
 from tests.conftest import make_user
-from tests.games.local_servers import WebhookServer
+from tests.local_servers import WebhookServer
 
 # A Monday; Europe's clocks go forward on Sunday the 29th.
 START = datetime(2026, 3, 23, 7, 0, tzinfo=UTC)

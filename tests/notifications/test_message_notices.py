@@ -27,7 +27,7 @@ from notifications import tasks as notification_tasks
 from notifications.models import Notification
 from notifications.services import delivery, resending
 from tests.conftest import signed_in, start_match
-from tests.games.local_servers import WebhookServer
+from tests.local_servers import WebhookServer
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
 

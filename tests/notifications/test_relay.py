@@ -27,9 +27,9 @@ from notifications import tasks as notification_tasks
 from notifications.models import Notification
 from notifications.services import delivery
 from tests.conftest import route_tasks_to, start_match
-from tests.games.local_servers import SpareRedis, StallingMailServer, free_port
 from tests.games.test_race import require_postgresql, run_together
 from tests.games.test_tasks import wait_until
+from tests.local_servers import SpareRedis, StallingMailServer, free_port
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

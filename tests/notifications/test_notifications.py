@@ -33,7 +33,7 @@ from notifications.models import Notification
 from notifications.services import delivery, resending
 from tests.conftest import make_user
 from tests.games.conftest import start_timed_match
-from tests.games.local_servers import MailServer, WebhookServer
+from tests.local_servers import MailServer, WebhookServer
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
 SWEEP_GRACE = timedelta(seconds=notification_tasks.NOTIFICATION_SWEEP_AFTER_SECONDS + 1)
