@@ -120,13 +120,13 @@ class Game:
     def outcome(self, state: Any) -> Outcome | None:
         raise NotImplementedError
 
-    def view(self, state: Any, seat: int | None) -> dict:
+    def view(self, state: Any, seat: int | None) -> dict[str, Any]:
         raise NotImplementedError
 
-    def dump(self, state: Any) -> dict:
+    def dump(self, state: Any) -> dict[str, Any]:
         raise NotImplementedError
 
-    def load(self, data: dict) -> Any:
+    def load(self, data: dict[str, Any]) -> Any:
         raise NotImplementedError
 
     def describe(self, state: Any, seat: int, move: str) -> str:

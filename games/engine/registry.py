@@ -21,7 +21,9 @@ GAME_MODULES: dict[str, str] = {
 @cache
 def get_game(slug: str) -> Game:
     """The game registered under ``slug``; ``KeyError`` for an unknown slug."""
-    return import_module(GAME_MODULES[slug]).GAME
+    # The module is only known by name here, so its ``GAME`` is typed on the way out.
+    game: Game = import_module(GAME_MODULES[slug]).GAME
+    return game
 
 
 def all_games() -> list[Game]:

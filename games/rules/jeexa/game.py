@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from games.engine.base import Game, IllegalMove, Outcome
 from games.rules.jeexa import ai
@@ -112,7 +112,7 @@ class Jeexa(Game):
 
     # --- showing ------------------------------------------------------------------
 
-    def view(self, state: State, seat: int | None) -> dict:
+    def view(self, state: State, seat: int | None) -> dict[str, Any]:
         outcome = self.outcome(state)
         hand = min(state.hand, HANDS)
         legal = self.legal_moves(state, seat) if seat is not None else []
@@ -167,7 +167,7 @@ class Jeexa(Game):
 
     # --- storing ------------------------------------------------------------------
 
-    def dump(self, state: State) -> dict:
+    def dump(self, state: State) -> dict[str, Any]:
         return {
             "players": state.players,
             "seed": state.seed,
@@ -186,7 +186,7 @@ class Jeexa(Game):
             "events": list(state.events),
         }
 
-    def load(self, data: dict) -> State:
+    def load(self, data: dict[str, Any]) -> State:
         if set(data) != set(STATE_KEYS):
             raise ValueError("This is not a stored Jeexa position.")
         return State(
@@ -237,7 +237,7 @@ def _describe_place(state: State, seat: int, move: Place) -> str:
     return f"{line}: {', '.join(clauses)}"
 
 
-def _piece_view(piece: tuple[int, int, int, int]) -> dict:
+def _piece_view(piece: tuple[int, int, int, int]) -> dict[str, Any]:
     x, y, value, rotation = piece
     return {"x": x, "y": y, "value": value, "rotation": rotation}
 
@@ -246,7 +246,7 @@ def _linked_cells(grid: Grid) -> list[list[int]]:
     return [[x, y] for (x, y), partners in links(grid).items() if partners]
 
 
-def _hand_view(result: HandResult | None) -> dict | None:
+def _hand_view(result: HandResult | None) -> dict[str, Any] | None:
     if result is None:
         return None
     return {
@@ -260,7 +260,7 @@ def _hand_view(result: HandResult | None) -> dict | None:
     }
 
 
-def _dump_hand(result: HandResult | None) -> dict | None:
+def _dump_hand(result: HandResult | None) -> dict[str, Any] | None:
     if result is None:
         return None
     return {
@@ -272,7 +272,7 @@ def _dump_hand(result: HandResult | None) -> dict | None:
     }
 
 
-def _load_hand(data: dict | None) -> HandResult | None:
+def _load_hand(data: dict[str, Any] | None) -> HandResult | None:
     if data is None:
         return None
     if set(data) != set(HAND_KEYS):

@@ -66,7 +66,7 @@ def legal(board: Board, seat: int, variant: str) -> list[Move]:
 def _greedy(state: State, seat: int, moves: list[Move], rng: random.Random) -> Move:
     def score(move: Move) -> float:
         turn = play(state.board, seat, *move, state.variant)
-        gain = _store_lead(turn.board, seat) - _store_lead(state.board, seat)
+        gain: float = _store_lead(turn.board, seat) - _store_lead(state.board, seat)
         if turn.over:
             gain += WIN * _sign(_store_lead(turn.board, seat))
         elif turn.to_move == seat:
@@ -138,7 +138,7 @@ class Search:
         return alpha if mine else beta
 
     def evaluate(self, board: Board) -> float:
-        lead = _store_lead(board, self.me)
+        lead: float = _store_lead(board, self.me)
         if self.side_weight:
             lead += self.side_weight * (side(board, self.me) - side(board, 1 - self.me))
         return lead

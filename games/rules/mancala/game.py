@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from games.engine.base import Game, IllegalMove, Outcome
 from games.rules.mancala import ai
@@ -105,7 +105,7 @@ class Mancala(Game):
 
     # --- showing ------------------------------------------------------------------
 
-    def view(self, state: State, seat: int | None) -> dict:
+    def view(self, state: State, seat: int | None) -> dict[str, Any]:
         outcome = self.outcome(state)
         return {
             "variant": state.variant,
@@ -135,7 +135,7 @@ class Mancala(Game):
 
     # --- storing ------------------------------------------------------------------
 
-    def dump(self, state: State) -> dict:
+    def dump(self, state: State) -> dict[str, Any]:
         return {
             "variant": state.variant,
             "tiles": [list(state.tiles[0]), list(state.tiles[1])],
@@ -147,7 +147,7 @@ class Mancala(Game):
             "quiet_moves": state.quiet_moves,
         }
 
-    def load(self, data: dict) -> State:
+    def load(self, data: dict[str, Any]) -> State:
         # Positions stored before the stall rule have no "quiet_moves": they count from 0.
         if set(data) | {"quiet_moves"} != set(STATE_KEYS) or data["variant"] not in VARIANTS:
             raise ValueError("This is not a stored Mancala position.")

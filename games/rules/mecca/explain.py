@@ -54,6 +54,7 @@ def why_not(state: State, move: str) -> str | None:
             return PLACE_BEFORE_REMOVING.format(nth=nth(state.placed + 1))  # as many as you can, first
         if parsed.kind == "remove":
             return REMOVE_NEEDS_PLACEMENTS.format(threshold=removal_threshold(state.colours))
+        assert parsed.square is not None  # only a pass names no square, and it was answered above
         return why_not_here(state, parsed.square)
     if state.step == REMOVE:
         return DONE_PLACING if parsed.kind == "place" else _why_not_removable(state, parsed.square)

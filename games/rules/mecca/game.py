@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from games.engine.base import Game, IllegalMove, Outcome
 from games.rules.mecca import ai, explain
@@ -110,8 +110,10 @@ class Mecca(Game):
     def _apply(self, state: State, seat: int, move: str) -> State:
         parsed = parse_move(move)
         if state.step == ENTRANCE:
+            assert parsed.square is not None  # a legal set-up move names an entrance
             return choose_entrance(state, parsed.square)
         if state.step == PLACE:
+            assert parsed.square is not None  # a legal placement names a square
             return place(state, parsed.square)
         return remove(state, parsed.square)
 
@@ -134,7 +136,7 @@ class Mecca(Game):
 
     # --- showing ------------------------------------------------------------------
 
-    def view(self, state: State, seat: int | None) -> dict:
+    def view(self, state: State, seat: int | None) -> dict[str, Any]:
         acting = state.step != OVER
         return {
             "board": {square_name(sq): COLOURS[c] for sq, c in enumerate(state.board) if c != EMPTY},
@@ -179,10 +181,12 @@ class Mecca(Game):
             door = ENTRANCES.index(parsed.square) + 1
             clauses = [f"{who} enters at {move} (entrance {door})"]
         elif state.step == PLACE:
+            assert parsed.square is not None  # a legal placement names a square
             clauses = _placement_clauses(state, after, parsed.square)
         elif parsed.kind == "pass":
             clauses = [f"{who} removes no pilgrim"]
         else:
+            assert after.last_removal is not None  # a legal removal other than a pass is recorded
             clauses = _removal_clauses(state, after.last_removal)
         clauses += _consequences(state, after)
         return "; ".join(clauses) + "."
@@ -195,7 +199,7 @@ class Mecca(Game):
 
     # --- storing ------------------------------------------------------------------
 
-    def dump(self, state: State) -> dict:
+    def dump(self, state: State) -> dict[str, Any]:
         return {
             "players": state.players,
             "seed": state.seed,
@@ -214,7 +218,7 @@ class Mecca(Game):
             "recent_removals": [_removal_view(removal) for removal in state.recent_removals],
         }
 
-    def load(self, data: dict) -> State:
+    def load(self, data: dict[str, Any]) -> State:
         known = set(data) | {"recent_removals"}  # positions stored before "recent_removals" load too
         if known != set(STATE_KEYS) or data["step"] not in STEPS or data["reason"] not in REASONS:
             raise ValueError(NOT_STORED)
@@ -251,7 +255,7 @@ def _order_or_setup(state: State) -> tuple[int, ...]:
     return tuple(range(state.colours)) if state.step == ENTRANCE else turn_order(state.entrances)
 
 
-def _removal_view(removal: Removal | None) -> dict | None:
+def _removal_view(removal: Removal | None) -> dict[str, Any] | None:
     if removal is None:
         return None
     return {
@@ -262,7 +266,7 @@ def _removal_view(removal: Removal | None) -> dict | None:
     }
 
 
-def _scores_view(state: State) -> list[dict]:
+def _scores_view(state: State) -> list[dict[str, Any]]:
     emptied = emptied_seats(state.hand, state.players)
     return [
         {
@@ -330,7 +334,7 @@ def _join(items: list[str]) -> str:
     return f"{', '.join(items[:-1])} and {items[-1]}"
 
 
-def _load(data: dict) -> State:
+def _load(data: dict[str, Any]) -> State:
     colour_index = {name: c for c, name in enumerate(COLOURS)}
     players = data["players"]
     if not 2 <= players <= 6:
@@ -343,15 +347,18 @@ def _load(data: dict) -> State:
     for colour, name in data["entrances"].items():
         entrances[colour_index[colour]] = _square(name)
 
-    def removal_of(stored: dict | None) -> Removal | None:
-        if stored is None:
-            return None
+    def removal(stored: dict[str, Any]) -> Removal:
         return Removal(
             by=colour_index[stored["by"]],
             square=_square(stored["square"]),
             colour=colour_index[stored["colour"]],
             returned=tuple((_square(sq), colour_index[c]) for sq, c in stored["returned"]),
         )
+
+    def removal_of(stored: dict[str, Any] | None) -> Removal | None:
+        if stored is None:
+            return None
+        return removal(stored)
 
     return State(
         players=players,
@@ -369,7 +376,7 @@ def _load(data: dict) -> State:
         reason=data["reason"],
         moves_played=data["moves_played"],
         # Positions stored before this field have none: their last removal stands for them.
-        recent_removals=tuple(removal_of(r) for r in data.get("recent_removals", [data["last_removal"]]) if r),
+        recent_removals=tuple(removal(r) for r in data.get("recent_removals", [data["last_removal"]]) if r),
     )
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cache
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from games.rules.mecca.board import (
     CLOSE_TO_KAABA,
@@ -190,7 +190,9 @@ def isolated_squares(board: tuple[int, ...] | list[int]) -> list[int]:
     ]
 
 
-def take_away(board: tuple[int, ...], hand: tuple[int, ...], square: int, by: int) -> tuple:
+def take_away(
+    board: tuple[int, ...], hand: tuple[int, ...], square: int, by: int
+) -> tuple[tuple[int, ...], tuple[int, ...], Removal]:
     """Remove the pilgrim on ``square``, then every pilgrim it left isolated; all go back
     to their owners. Returns ``(board, hand, Removal)``."""
     cells, counts = list(board), list(hand)
@@ -311,11 +313,11 @@ def _next_turn(state: State, position: int, removal: Removal | None) -> State:
         passed.append(colour)
 
 
-def _moved(state: State, **changes) -> State:
+def _moved(state: State, **changes: Any) -> State:
     return _replace(state, moves_played=state.moves_played + 1, **changes)
 
 
-def _replace(state: State, **changes) -> State:
+def _replace(state: State, **changes: Any) -> State:
     fields = {name: getattr(state, name) for name in State.__dataclass_fields__}
     fields.update(changes)
     return State(**fields)

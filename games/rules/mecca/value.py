@@ -20,6 +20,7 @@ import json
 import math
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 from games.rules.mecca.board import CLOSE_TO_KAABA, CRESCENTS
 from games.rules.mecca.rules import EMPTY, open_squares, removable_squares, totals
@@ -84,9 +85,9 @@ def features(
 
 
 @cache
-def network() -> dict:
+def network() -> dict[str, Any]:
     with (Path(__file__).parent / "value.json").open() as file:
-        weights = json.load(file)
+        weights: dict[str, Any] = json.load(file)
     assert tuple(weights["features"]) == FEATURES, "value.json was fitted to other features"
     return weights
 

@@ -30,8 +30,9 @@ same inputs: ties and noise come from ``rng_for(seed, ply)``.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import replace
-from typing import NamedTuple
+from typing import NamedTuple, cast
 
 from games.engine.rng import rng_for
 from games.rules.mesopotamia import rules
@@ -60,6 +61,7 @@ from games.rules.mesopotamia.state import (
 EASY, STRONG = 1, 2
 TEMPLE_POS = (0, 0)
 Offer = tuple[float, int, tuple[tuple[object, int], ...]]  # (value, tribe, ((job or resource, how many), ...))
+WalkJob = tuple[Hex, int, tuple[tuple[object, ...], int]]  # (where, worth, (job, how many))
 
 # Weights of the potential, in tenths of a mana.
 DELIVERED = 300
@@ -232,7 +234,8 @@ class Planner:
     def _spots(self, state: State, resource: str) -> list[Hex]:
         """Where a resource can be had: lying on tiles, or carried by the seat's tribes."""
         spots = [t.pos for t in state.tiles if getattr(t, resource)]
-        spots += [state.tribes[i].pos for i in seat_tribes(self.seat) if state.tribes[i].load == resource]
+        # A tribe that carries something is on the board: its ``pos`` is never None.
+        spots += [cast(Hex, state.tribes[i].pos) for i in seat_tribes(self.seat) if state.tribes[i].load == resource]
         return spots
 
     def _choose_project(self, state: State) -> Project | None:
@@ -257,7 +260,7 @@ class Planner:
         self, state: State, tile: Tile, mine: int, rivals: int, woods: list[Hex], stones: list[Hex]
     ) -> list[tuple[float, Project]]:
         """The projects ``tile`` allows, with their scores."""
-        options = []
+        options: list[tuple[float, Project]] = []
         if tile.kind == PLAINS and tile.holy is None:
             near = self.dist(tile.pos, TEMPLE_POS)
             if woods and len(tile.huts) < 2:
@@ -300,7 +303,7 @@ class Planner:
     def value(self, state: State) -> float:
         seat = self.seat
         player = state.players[seat]
-        score = DELIVERED * len(player.delivered)
+        score: float = DELIVERED * len(player.delivered)
         if len(player.delivered) == len(OFFERINGS):
             return WIN
         # Every point of maximum up to the dearest marker (7) counts, whichever are left:
@@ -329,6 +332,7 @@ class Planner:
         for index in seat_tribes(self.seat):
             tribe = state.tribes[index]
             if tribe.load == "offering":
+                assert tribe.pos is not None  # a tribe that carries something is on the board
                 score += MARKER_CARRIED + MARKER_AFFORDABLE * (player.mana >= tribe.offering)
                 score -= OFFERING_STEP * self.dist(tribe.pos, TEMPLE_POS)
         return score
@@ -375,6 +379,7 @@ class Planner:
         ]
         load_fetch = []
         if load:
+            assert project is not None  # ``load`` comes from the project
             to_site = self.dist_map(project.pos, False)
             load_fetch = [
                 (self.dist_map(spot, True), to_site.get(spot, UNREACHABLE), spot, n) for spot, n in lying[load].items()
@@ -382,6 +387,7 @@ class Planner:
         walk_to = [(self.dist_map(spot, True), worth, key) for spot, worth, key in self._walk_jobs(markers, stations)]
         for index in mine:
             pos, carried = state.tribes[index].pos, state.tribes[index].load
+            assert pos is not None  # ``mine`` holds only tribes on the board
             if carried == "offering":
                 continue
             if carried == "stone" and wants_temple_stone:
@@ -403,9 +409,9 @@ class Planner:
                     offers.append((worth - STEP * walks.get(pos, UNREACHABLE), index, (key,)))
         return [offer for offer in offers if offer[0] > 0]
 
-    def _walk_jobs(self, markers: list[Hex], stations: list[Hex]) -> list[tuple[Hex, float, tuple[object, int]]]:
+    def _walk_jobs(self, markers: list[Hex], stations: list[Hex]) -> list[WalkJob]:
         """Jobs that only need a tribe to walk somewhere: (where, worth, (job, how many))."""
-        jobs = [(spot, FETCH_MARKER_JOB, (("marker", spot), 1)) for spot in markers]
+        jobs: list[WalkJob] = [(spot, FETCH_MARKER_JOB, (("marker", spot), 1)) for spot in markers]
         project = self.project
         if project:
             jobs.append((project.pos, self.partner_worth, (("partner",), 2 - bool(project.load))))
@@ -450,7 +456,9 @@ class Planner:
             if not self.hungry:
                 return None
             _verb, name, direction = move.split()
-            target = step(state.tribes[rules.parse_tribe(name)].pos, direction)
+            pos = state.tribes[rules.parse_tribe(name)].pos
+            assert pos is not None  # only a tribe on the board discovers
+            target = step(pos, direction)
             return base + EXPLORE - STEP - distance(target, TEMPLE_POS)
         if verb == "draw":
             return base + DRAW_CARD
@@ -491,6 +499,7 @@ class Planner:
         temple: as far away as possible."""
         state = self.state
         tribe = state.tribes[index]
+        assert tribe.pos is not None  # only a tribe on the board is teleported
         if tribe_owner(index) == self.seat:
             return self._own_teleport(tribe)
         if tribe.load != "offering" or self.dist(tribe.pos, TEMPLE_POS) > 2:
@@ -499,6 +508,7 @@ class Planner:
 
     def _own_teleport(self, tribe: Tribe) -> Hex | None:
         state = self.state
+        assert tribe.pos is not None  # only a tribe on the board is teleported
         if tribe.load == "offering":
             if state.players[self.seat].mana < tribe.offering or self.dist(tribe.pos, TEMPLE_POS) <= state.turn.mp:
                 return None
@@ -518,16 +528,18 @@ class Planner:
             return None
         return self._farthest(lambda t: t.kind == PLAINS and t.pos != pos and len(t.huts) < 2 and t.holy is None)
 
-    def _farthest(self, fits) -> Hex | None:
+    def _farthest(self, fits: Callable[[Tile], bool]) -> Hex | None:
         spots = [t.pos for t in self.state.tiles if fits(t)]
         return max(spots, key=lambda p: (distance(p, TEMPLE_POS), p)) if spots else None
 
     def card_target(self, moves: list[str]) -> str:
         pending = self.state.turn.pending
+        assert pending is not None  # a target is chosen only while a card waits for it
         target = None
         if pending.kind == "teleport":
             target = self.teleport_target(pending.tribe)
         elif pending.kind == "expulsion":
+            assert pending.pos is not None  # an expulsion always names the hut's tile
             target = self.expulsion_target(pending.pos, self.tiles[pending.pos].huts[pending.hut])
         move = f"to {target[0]},{target[1]}" if target else ""
         return move if move in moves else moves[0]

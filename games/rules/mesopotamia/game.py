@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from games.engine.base import Game, IllegalMove, Outcome
 from games.rules.mesopotamia import ai, refusals, rules, view
@@ -88,7 +88,7 @@ class Mesopotamia(Game):
 
     # --- showing ------------------------------------------------------------------
 
-    def view(self, state: State, seat: int | None) -> dict:
+    def view(self, state: State, seat: int | None) -> dict[str, Any]:
         return view.build(state, seat)
 
     def describe(self, state: State, seat: int, move: str) -> str:
@@ -99,10 +99,10 @@ class Mesopotamia(Game):
 
     # --- storing ------------------------------------------------------------------
 
-    def dump(self, state: State) -> dict:
+    def dump(self, state: State) -> dict[str, Any]:
         return model.dump(state)
 
-    def load(self, data: dict) -> State:
+    def load(self, data: dict[str, Any]) -> State:
         return model.load(data)
 
     # --- AI -----------------------------------------------------------------------

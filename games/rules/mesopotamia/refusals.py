@@ -31,6 +31,7 @@ from games.rules.mesopotamia.state import (
     VOLCANO_CHOICE,
     State,
     Tile,
+    Tribe,
     format_hex,
     seat_tribes,
     tribe_owner,
@@ -105,6 +106,7 @@ def explain(state: State, move: str) -> str:
     phase = state.turn.phase
     waiting = _waiting(state, phase)
     if waiting:
+        assert state.turn.pending is not None  # a choice phase always waits on a pending choice
         verb = state.turn.pending.resource if phase == PLACE_CHOICE else CHOICE_VERBS[phase]
         if words[0] != verb:
             return waiting
@@ -129,6 +131,7 @@ def _into_temple(state: State, where: str) -> str:
         temple = state.tile_map().get(parse_hex(where))
     except ValueError:
         return ""
+    assert pending is not None  # called only while a choice is pending
     if pending.kind != "teleport" or temple is None or temple.kind != TEMPLE:
         return ""
     tribe = state.tribes[pending.tribe]
@@ -146,6 +149,7 @@ def _waiting(state: State, phase: str) -> str:
     if phase == VOLCANO_CHOICE:
         return CHOOSE_VOLCANO
     if phase == PLACE_CHOICE:
+        assert state.turn.pending is not None  # a choice phase always waits on a pending choice
         return CHOOSE_PLACE.format(resource=state.turn.pending.resource)
     if phase == TARGET_CHOICE:
         return CHOOSE_TARGET
@@ -180,11 +184,12 @@ def _movement(state: State, words: list[str]) -> str:
     return UNREADABLE.format(move=" ".join(words))
 
 
-def _stepping(state: State, verb: str, tribe, direction: str) -> str:
+def _stepping(state: State, verb: str, tribe: Tribe, direction: str) -> str:
     if direction not in DIRECTIONS:
         return UNREADABLE.format(move=f"{verb} … {direction}")
     if state.turn.mp <= 0:
         return NO_MP
+    assert tribe.pos is not None  # _movement answered a tribe in supply
     tile = state.tile_map().get(step(tribe.pos, direction))
     if verb == "move":
         if tile is None:
@@ -222,7 +227,9 @@ def _stealing(state: State, thief_name: str, victim_name: str) -> str:
         return STEAL_HANDS_FULL
     if state.tribes[victim].load not in ("wood", "stone"):
         return STEAL_NOTHING
-    here = tribes_at(state).get(state.tribes[thief].pos)
+    pos = state.tribes[thief].pos
+    assert pos is not None  # _movement answered a thief in supply
+    here = tribes_at(state).get(pos)
     if here is None or here[state.turn.seat] <= here[tribe_owner(victim)]:
         return STEAL_MAJORITY
     return STEAL_NOTHING

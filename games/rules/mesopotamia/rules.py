@@ -10,6 +10,7 @@ After every move ``settle`` skips what offers no choice: a phase whose only move
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Any
 
 from games.engine.rng import rng_for
 from games.rules.mesopotamia.hexes import DIRECTIONS, rim, step
@@ -144,6 +145,7 @@ def legal(state: State) -> list[str]:
         return [f"volcano {format_hex(pos)}" for pos in volcano_sites(state)]
     if phase == PLACE_CHOICE:
         pending = state.turn.pending
+        assert pending is not None  # a choice phase always waits on a pending choice
         return [f"{pending.resource} {format_hex(pos)}" for pos in place_sites(state)]
     return [f"to {format_hex(pos)}" for pos in target_sites(state)]
 
@@ -206,6 +208,7 @@ def _free_moves(state: State, index: int, tile: Tile, counts: dict[Hex, list[int
     if tribe.load:
         moves.append(f"drop {name}")
     elif index not in state.turn.stolen:
+        assert tribe.pos is not None  # the caller passes only tribes on the board
         here = counts[tribe.pos]
         for other, victim in enumerate(state.tribes):
             owner = tribe_owner(other)
@@ -325,19 +328,23 @@ def _hut_sites(state: State, source: Hex) -> list[Hex]:
 
 
 def volcano_sites(state: State) -> list[Hex]:
+    assert state.turn.pending is not None  # asked only while a volcano waits to be placed
     target = state.turn.pending.pos
     return sorted(rim(t.pos for t in state.tiles) - {target})
 
 
 def place_sites(state: State) -> list[Hex]:
     pending = state.turn.pending
+    assert pending is not None  # asked only while resources wait to be placed
     kind = FOREST if pending.resource == "wood" else QUARRY
     return [t.pos for t in state.tiles if t.kind == kind and (t.pos == pending.pos or t.pos not in pending.given)]
 
 
 def target_sites(state: State) -> list[Hex]:
     pending = state.turn.pending
+    assert pending is not None  # asked only while a card waits for its target
     if pending.kind == "expulsion":
+        assert pending.pos is not None  # an expulsion always names the hut's tile
         return _hut_sites(state, pending.pos)
     tribe = state.tribes[pending.tribe]
     # Teleport moves the tribe with its load: into the temple as if it walked in (it delivers
@@ -353,13 +360,28 @@ def target_sites(state: State) -> list[Hex]:
 class Work:
     """A mutable copy of a state while one move is applied; ``freeze`` makes the new state."""
 
+    # State fields read through ``__getattr__`` (declared for the type checker only: no value,
+    # so ``__getattr__`` still answers them at run time).
+    num_players: int
+    reshuffle: bool
+    seed: int
+    ply: int
+    stack: tuple[str, ...]
+    deck: tuple[int, ...]
+    discard: tuple[int, ...]
+    gone: tuple[int, ...]
+    stones_used: int
+    turn_number: int
+    last_offering_turn: int
+    known_top: tuple[int, ...]
+
     def __init__(self, state: State) -> None:
         self.state = state
         self.tiles = list(state.tiles)
         self.index = {t.pos: i for i, t in enumerate(self.tiles)}
         self.tribes = list(state.tribes)
         self.players = list(state.players)
-        self.fields: dict[str, object] = {}
+        self.fields: dict[str, Any] = {}
         self.turn = state.turn
         self.events: list[str] = []
 
@@ -368,7 +390,7 @@ class Work:
         fields = self.__dict__["fields"]
         return fields[name] if name in fields else getattr(self.__dict__["state"], name)
 
-    def set(self, **changes: object) -> None:
+    def set(self, **changes: Any) -> None:
         self.fields.update(changes)
 
     def tile(self, pos: Hex) -> Tile:
@@ -390,13 +412,13 @@ class Work:
         supply = f"{resource}_supply"
         self.set(**{supply: getattr(self, supply) - n})
 
-    def set_turn(self, **changes: object) -> None:
+    def set_turn(self, **changes: Any) -> None:
         self.turn = self.turn._replace(**changes)
 
     def player(self, seat: int) -> Player:
         return self.players[seat]
 
-    def set_player(self, seat: int, **changes: object) -> None:
+    def set_player(self, seat: int, **changes: Any) -> None:
         self.players[seat] = self.players[seat]._replace(**changes)
 
     def freeze(self) -> State:
@@ -449,6 +471,7 @@ def _who(work: Work) -> str:
 def _move(work: Work, args: list[str]) -> None:
     index = parse_tribe(args[0])
     tribe = work.tribes[index]
+    assert tribe.pos is not None  # only a tribe on the board moves
     dest = step(tribe.pos, args[1])
     work.set_turn(mp=work.turn.mp - 1)
     tile = work.tile(dest)
@@ -506,7 +529,9 @@ def _deliver(work: Work, index: int) -> None:
 
 def _discover(work: Work, args: list[str]) -> None:
     index = parse_tribe(args[0])
-    target = step(work.tribes[index].pos, args[1])
+    pos = work.tribes[index].pos
+    assert pos is not None  # only a tribe on the board discovers
+    target = step(pos, args[1])
     work.set_turn(mp=work.turn.mp - 1)
     work.events.append(f"{_who(work)} sends {tribe_name(index)} {args[1].upper()} to discover {format_hex(target)}")
     _draw_tile(work, index, target)
@@ -559,6 +584,7 @@ def _distribute(work: Work, index: int, kind: str, target: Hex) -> None:
 def _volcano(work: Work, args: list[str]) -> None:
     pos = parse_hex(args[0])
     pending = work.turn.pending
+    assert pending is not None and pending.pos is not None  # the volcano's pending names the discovered hex
     work.put_tile(Tile(pos[0], pos[1], VOLCANO))
     work.events.append(f"{_who(work)} places the volcano on {format_hex(pos)} and draws again")
     work.set_turn(phase=MOVE, pending=None)
@@ -568,6 +594,7 @@ def _volcano(work: Work, args: list[str]) -> None:
 def _place(work: Work, args: list[str]) -> None:
     pos = parse_hex(args[0])
     pending = work.turn.pending
+    assert pending is not None  # resources are placed only while they are pending
     work.from_supply(pos, pending.resource, 1)
     given = pending.given if pos == pending.pos else (*pending.given, pos)
     work.events.append(f"{_who(work)} puts a {pending.resource} on {format_hex(pos)}")
@@ -584,6 +611,7 @@ def _free_step(work: Work) -> None:
 def _carry(work: Work, args: list[str]) -> None:
     index = parse_tribe(args[0])
     tribe = work.tribes[index]
+    assert tribe.pos is not None  # only a tribe on the board carries
     name = tribe_name(index)
     if tribe.load in RESOURCES:
         work.add_resource(tribe.pos, tribe.load, 1)
@@ -608,6 +636,7 @@ def _carry(work: Work, args: list[str]) -> None:
 def _drop(work: Work, args: list[str]) -> None:
     index = parse_tribe(args[0])
     tribe = work.tribes[index]
+    assert tribe.pos is not None  # only a tribe on the board drops its load
     work.add_resource(tribe.pos, tribe.load, 1)
     work.tribes[index] = Tribe(tribe.pos)
     work.events.append(f"{_who(work)}'s {tribe_name(index)} puts down its {tribe.load}")
@@ -783,7 +812,9 @@ def _mana_theft(work: Work, args: list[str]) -> None:
 def _teleport(work: Work, args: list[str]) -> None:
     index = parse_tribe(args[0])
     work.set_turn(phase=TARGET_CHOICE, pending=Pending("teleport", tribe=index, back=work.turn.phase))
-    work.events.append(f"on {tribe_name(index)} at {format_hex(work.tribes[index].pos)}")
+    pos = work.tribes[index].pos
+    assert pos is not None  # only a tribe on the board is teleported
+    work.events.append(f"on {tribe_name(index)} at {format_hex(pos)}")
 
 
 def _expulsion(work: Work, args: list[str]) -> None:
@@ -798,12 +829,14 @@ def _expulsion(work: Work, args: list[str]) -> None:
 def _target(work: Work, args: list[str]) -> None:
     dest = parse_hex(args[0])
     pending = work.turn.pending
+    assert pending is not None  # a target is chosen only while a card waits for it
     if pending.kind == "teleport":
         work.tribes[pending.tribe] = work.tribes[pending.tribe]._replace(pos=dest)
         work.events.append(f"{_who(work)} teleports {tribe_name(pending.tribe)} to {format_hex(dest)}")
         if work.tile(dest).kind == TEMPLE:
             _into_temple(work, pending.tribe)
     else:
+        assert pending.pos is not None  # an expulsion always names the hut's tile
         _expel(work, pending.pos, pending.hut, dest)
     work.set_turn(phase=pending.back, pending=None)
 

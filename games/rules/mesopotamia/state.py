@@ -7,7 +7,7 @@ named tuples, so two states compare with ``==`` and nothing is shared between th
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from games.engine.rng import rng_for
 
@@ -258,7 +258,7 @@ STATE_KEYS = frozenset(
 )  # fmt: skip
 
 
-def dump(state: State) -> dict:
+def dump(state: State) -> dict[str, Any]:
     return {
         "num_players": state.num_players,
         "start_card": state.start_card,
@@ -286,7 +286,7 @@ def dump(state: State) -> dict:
     }
 
 
-def _dump_turn(turn: Turn) -> dict:
+def _dump_turn(turn: Turn) -> dict[str, Any]:
     data = turn._asdict()
     data["stolen"] = list(turn.stolen)
     data["grown"] = [list(pos) for pos in turn.grown]
@@ -300,7 +300,7 @@ def _dump_turn(turn: Turn) -> dict:
     return data
 
 
-def load(data: dict) -> State:
+def load(data: dict[str, Any]) -> State:
     if set(data) != STATE_KEYS:
         raise ValueError("This is not a stored Mesopotamia position.")
     return State(
@@ -334,7 +334,7 @@ def load(data: dict) -> State:
     )
 
 
-def _load_turn(data: dict) -> Turn:
+def _load_turn(data: dict[str, Any]) -> Turn:
     pending = data["pending"]
     if pending is not None:
         pending = Pending(**{**pending, "pos": _hex(pending["pos"]), "given": tuple(_hex(p) for p in pending["given"])})

@@ -10,6 +10,9 @@ shows, the order of the stack and of the deck too.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from games.rules.mesopotamia.rules import holy_left, huts_left, legal, player_name
 from games.rules.mesopotamia.state import (
     CARDS,
@@ -22,6 +25,7 @@ from games.rules.mesopotamia.state import (
     TRIBES_PER_SEAT,
     Pending,
     State,
+    Tile,
     card_id,
     format_hex,
     offering_id,
@@ -41,14 +45,14 @@ def winners(state: State) -> tuple[int, ...]:
     return tuple(s for s, score in enumerate(scores(state)) if score == best)
 
 
-def build(state: State, seat: int | None) -> dict:
+def build(state: State, seat: int | None) -> dict[str, Any]:
     reveal = state.over
 
     def sees(owner: int) -> bool:
         return reveal or owner == seat
 
     acting = state.turn.seat
-    view = {
+    view: dict[str, Any] = {
         "players": [_player(state, s, sees(s)) for s in range(state.num_players)],
         "tiles": [_tile(tile, sees) for tile in state.tiles],
         "tribes": [_tribe(state, i, sees) for i, tribe in enumerate(state.tribes) if tribe.pos is not None],
@@ -89,10 +93,10 @@ def build(state: State, seat: int | None) -> dict:
     return view
 
 
-def _player(state: State, seat: int, sees: bool) -> dict:
+def _player(state: State, seat: int, sees: bool) -> dict[str, Any]:
     player = state.players[seat]
     on_board = [i for i in seat_tribes(seat) if state.tribes[i].pos is not None]
-    data = {
+    data: dict[str, Any] = {
         "seat": seat,
         "name": player_name(seat),
         "colour": COLOURS[seat],
@@ -115,8 +119,10 @@ def _player(state: State, seat: int, sees: bool) -> dict:
     return data
 
 
-def _own_offerings(state: State, seat: int) -> list[dict]:
-    found = [{"value": v, "id": offering_id(seat, v), "where": "in hand"} for v in state.players[seat].hand]
+def _own_offerings(state: State, seat: int) -> list[dict[str, Any]]:
+    found: list[dict[str, Any]] = [
+        {"value": v, "id": offering_id(seat, v), "where": "in hand"} for v in state.players[seat].hand
+    ]
     for tile in state.tiles:
         for hut in tile.huts:
             if hut.owner == seat and hut.offering:
@@ -130,10 +136,10 @@ def _own_offerings(state: State, seat: int) -> list[dict]:
     return sorted(found, key=lambda item: item["value"])
 
 
-def _tile(tile, sees) -> dict:
+def _tile(tile: Tile, sees: Callable[[int], bool]) -> dict[str, Any]:
     huts = []
     for hut in tile.huts:
-        entry = {
+        entry: dict[str, Any] = {
             "owner": hut.owner,
             "colour": "neutral" if hut.owner == NEUTRAL else COLOURS[hut.owner],
             "offering": bool(hut.offering),
@@ -153,20 +159,27 @@ def _tile(tile, sees) -> dict:
     }
 
 
-def _tribe(state: State, index: int, sees) -> dict:
+def _tribe(state: State, index: int, sees: Callable[[int], bool]) -> dict[str, Any]:
     tribe = state.tribes[index]
+    assert tribe.pos is not None  # build lists only the tribes on the board
     owner = tribe_owner(index)
-    data = {"id": tribe_name(index), "seat": owner, "q": tribe.pos[0], "r": tribe.pos[1], "load": tribe.load}
+    data: dict[str, Any] = {
+        "id": tribe_name(index),
+        "seat": owner,
+        "q": tribe.pos[0],
+        "r": tribe.pos[1],
+        "load": tribe.load,
+    }
     if tribe.load == "offering" and sees(owner):
         data["value"] = tribe.offering
         data["offering_id"] = offering_id(owner, tribe.offering)
     return data
 
 
-def _pending(pending: Pending | None, state: State) -> dict | None:
+def _pending(pending: Pending | None, state: State) -> dict[str, Any] | None:
     if pending is None:
         return None
-    data: dict = {"kind": pending.kind}
+    data: dict[str, Any] = {"kind": pending.kind}
     if pending.kind in ("volcano", "teleport"):
         data["tribe"] = tribe_name(pending.tribe)
     if pending.pos is not None:
