@@ -3,6 +3,7 @@
 
     python3 run.py          install, migrate, create demo data, start web + worker + beat
     python3 run.py test     install, then run the whole test suite (extra args go to pytest)
+    python3 run.py check    install, then lint, check the formatting and the types (what CI runs first)
 
 It finds a Python of at least 3.12 (Django 6 needs it), makes ``.venv`` with it,
 installs the locked dependencies with uv, and hands over to Django.
@@ -66,12 +67,26 @@ def ensure_environment() -> None:
     subprocess.run([str(uv), "sync", "--frozen", "--inexact", "--quiet"], cwd=ROOT, check=True, env=env)
 
 
+CHECKS = (["ruff", "check", "."], ["ruff", "format", "--check", "."], ["mypy"])
+
+
+def check() -> int:
+    """Run every check (all of them, so that one run shows every problem); 1 if any failed."""
+    failed = False
+    for command in CHECKS:
+        print("$", " ".join(command), flush=True)
+        failed |= subprocess.run([str(VENV / "bin" / command[0]), *command[1:]], check=False).returncode != 0
+    return int(failed)
+
+
 def main(argv: list[str]) -> None:
     os.chdir(ROOT)
     ensure_environment()
     if argv[:1] == ["test"]:
         env = {**TEST_DEFAULTS, **os.environ}
         os.execve(str(VENV_PYTHON), [str(VENV_PYTHON), "-m", "pytest", *argv[1:]], env)
+    if argv[:1] == ["check"]:
+        sys.exit(check())
     os.execv(str(VENV_PYTHON), [str(VENV_PYTHON), "manage.py", "runsite", *argv])
 
 

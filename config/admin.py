@@ -11,7 +11,7 @@ from django.core.exceptions import ValidationError
 NO_SUCH_ROWS = "Nothing was done: the rows chosen are not rows of this list. Reload the page and choose again."
 
 
-class CheckedSelection:
+class CheckedSelection(admin.ModelAdmin):
     """Django filters by the posted row ids as they come: "abc", "" or "1.5" (a forged or
     mangled form) ended in a server error (500) instead of an answer."""
 
@@ -26,7 +26,7 @@ class CheckedSelection:
         return super().response_action(request, queryset, *args, **kwargs)
 
 
-class SecretsNotFiltered:
+class SecretsNotFiltered(admin.ModelAdmin):
     """Django's admin lets any address filter on any field of the model (``?seed__gte=…``),
     which answers yes or no about a value the page does not show: a match's seed could be
     found by halving, a hidden offering by trying its six values. Those fields take no

@@ -29,7 +29,8 @@ class Channel(filesystem.Channel):
         for folder in (self.data_folder_in, self.data_folder_out, self.control_folder):
             os.makedirs(folder, exist_ok=True)
 
-    def _put(self, queue, payload, **kwargs):
+    # kombu's base channel calls the second argument "message", its filesystem channel "payload".
+    def _put(self, queue, payload, **kwargs):  # type: ignore[override]
         body = str_to_bytes(dumps(payload))
         name = os.path.join(self.data_folder_out, f"{round(monotonic() * 1000)}_{uuid.uuid4()}.{queue}.msg")
         try:

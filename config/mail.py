@@ -54,8 +54,9 @@ class ReadableEmail(EmailMultiAlternatives):
         }
         super().__init__(*args, headers=headers, **kwargs)
 
-    def message(self, *, policy: email.policy.Policy = email.policy.default):
+    def message(self, *, policy: email.policy.Policy | None = None):
         # The SMTP backend passes its own policy (CRLF line ends): keep it, only widen the lines.
+        policy = policy or email.policy.default
         return super().message(policy=policy.clone(max_line_length=RFC5322_MAX_LINE))
 
 

@@ -239,7 +239,7 @@ REDIS_URL = env("REDIS_URL")
 if REDIS_URL:
     CELERY_BROKER_URL = REDIS_URL
     # Without timeouts a publish to a Redis that accepts but never answers blocks forever.
-    CELERY_BROKER_TRANSPORT_OPTIONS = {
+    CELERY_BROKER_TRANSPORT_OPTIONS: dict[str, object] = {
         "socket_connect_timeout": 2,
         "socket_timeout": 2,
         "visibility_timeout": 3600,

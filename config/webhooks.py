@@ -54,7 +54,9 @@ def _pinned(connection_class: type[http.client.HTTPConnection], address: str):
     def connection(host: str, **kwargs) -> http.client.HTTPConnection:
         made = connection_class(host, **kwargs)
         # http.client opens its socket through this attribute; the name stays for Host and TLS.
-        made._create_connection = lambda where, *args: socket.create_connection((address, where[1]), *args)
+        made._create_connection = (  # type: ignore[attr-defined]  # http.client's own hook, not in its stubs
+            lambda where, *args: socket.create_connection((address, where[1]), *args)
+        )
         return made
 
     return connection
@@ -75,7 +77,8 @@ class _PinnedHTTP(_Pinned, urllib.request.HTTPHandler):
 
 class _PinnedHTTPS(_Pinned, urllib.request.HTTPSHandler):
     def https_open(self, req):
-        return self.do_open(_pinned(http.client.HTTPSConnection, self.address), req, context=self._context)
+        context = self._context  # type: ignore[attr-defined]  # set by HTTPSHandler, not in its stubs
+        return self.do_open(_pinned(http.client.HTTPSConnection, self.address), req, context=context)
 
 
 def post(url: str, text: str) -> None:
@@ -109,7 +112,7 @@ def post(url: str, text: str) -> None:
         raise
 
 
-def payload(text: str) -> dict:
+def payload(text: str) -> dict[str, object]:
     """The JSON body for ``text``: as Discord and as Slack read it, pinging nobody."""
     slack = text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
     return {"content": text, "allowed_mentions": {"parse": []}, "text": slack}
@@ -131,7 +134,7 @@ def _checked_address(host: str, port: int) -> str:
     """The address to connect to: the first ``host`` resolves to, once every one of them
     is known to be public (unless private addresses are allowed)."""
     try:
-        addresses = [info[4][0] for info in socket.getaddrinfo(host, port, proto=socket.IPPROTO_TCP)]
+        addresses = [str(info[4][0]) for info in socket.getaddrinfo(host, port, proto=socket.IPPROTO_TCP)]
     except socket.gaierror as error:
         raise OSError(f"The webhook host {host} could not be found.") from error  # DNS may come back: retried
     if settings.WEBHOOK_ALLOW_PRIVATE_ADDRESSES:
