@@ -5,7 +5,10 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Iterable
 from typing import TYPE_CHECKING
+
+from games.engine.words import Part, Who
 
 if TYPE_CHECKING:
     from games.models import MatchEvent, MoveRecord, Seat
@@ -66,30 +69,24 @@ def _ai_level_at(seat: Seat, level_changes: list[MatchEvent], ply: int) -> int:
     return seat.ai_level
 
 
-PLAYER_NUMBER = re.compile(r"\bPlayer ([1-9])\b")  # how the Mancala and Jeexa engines name seats
-CAPITALISED = re.compile(r"\b([A-Z][a-z]+)\b('s)?")  # Mecca and Mesopotamia name a player by colour ("Green")
 SEAT_NUMBER = re.compile(r"(?:, player \d(?=\)$)| \(player \d\)$)")  # seat_names' way of telling same names apart
 
 
-def with_player_names(text: str, names: dict[int, str], colours: dict[int, str] | None = None) -> str:
-    """An engine's sentence with each "Player N" replaced by that seat's name ("Bob sows
-    tile 4"), as the seat list names players. Where the engine names players by colour,
-    ``colours`` gives each seat's colour words as the seat list shows them ("Yellow and
-    Green"): "Green places …" becomes "Bob (green) places …", or "AI (Easy, green) places …"
-    (the colour then tells three "AI (Easy)" seats apart), and "Blue's b2" becomes "Bob's b2".
-    A pilgrim's or piece's colour is written in small letters and stays."""
-    text = PLAYER_NUMBER.sub(lambda found: names.get(int(found[1]) - 1, found[0]), text)
-    owners = {word: seat for seat, words in (colours or {}).items() for word in words.split(" and ") if word}
+def in_names(parts: Iterable[Part], names: dict[int, str]) -> str:
+    """An engine's sentence (``games.engine.words``) with each seat named as the seat list names
+    it: "Bob sows tile 4". A seat the game names by colour keeps it: "Bob (green) places …", or
+    "AI (Easy, green) places …" (the colour then tells three "AI (Easy)" seats apart); an owner is
+    "Bob's b2", or "AI (Easy, blue)'s b2". A seat without a name keeps the engine's word for it."""
+    return "".join(part if isinstance(part, str) else _named(part, names) for part in parts)
 
-    def named(found: re.Match) -> str:
-        seat = owners.get(found[1])
-        if seat is None or seat not in names:
-            return found[0]
-        if found[2] and not names[seat].endswith(")"):
-            return f"{names[seat]}'s"
-        return with_colour(names[seat], found[1].lower()) + (found[2] or "")
 
-    return CAPITALISED.sub(named, text) if owners else text
+def _named(who: Who, names: dict[int, str]) -> str:
+    name = names.get(who.seat)
+    if name is None:
+        return who.plain()
+    if who.colour and not (who.possessive and not name.endswith(")")):
+        name = with_colour(name, who.colour)
+    return f"{name}'s" if who.possessive else name
 
 
 def with_colour(name: str, colour: str) -> str:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any, ClassVar, NamedTuple
 
+from games.engine import words
+
 NOT_YOUR_TURN = "It is not your turn."
 NOT_A_LEGAL_MOVE = "“{move}” is not a legal move here."
 GAME_IS_OVER = "The game is over."
@@ -131,6 +133,11 @@ class Game:
 
     def describe(self, state: Any, seat: int, move: str) -> str:
         """One plain line for the move log; ``state`` is the position *before* the move."""
+        return words.plain(self.describe_parts(state, seat, move))
+
+    def describe_parts(self, state: Any, seat: int, move: str) -> words.Parts:
+        """``describe``'s line as parts, each seat it names a ``words.Who``: the site writes it
+        with the players' names."""
         raise NotImplementedError
 
     def num_players(self, state: Any) -> int:
@@ -138,9 +145,12 @@ class Game:
 
     def win_reason(self, state: Any) -> str:
         """Why the game ended as it did, when the scores alone do not say it (a Mecca player
-        who placed all their pilgrims wins whatever the totals), naming seats "Player N";
-        "" when the best score won."""
-        return ""
+        who placed all their pilgrims wins whatever the totals); "" when the best score won."""
+        return words.plain(self.win_reason_parts(state))
+
+    def win_reason_parts(self, state: Any) -> words.Parts:
+        """``win_reason`` as parts (``describe_parts``)."""
+        return ()
 
     def ai_move(self, state: Any, seat: int, level: int, seed: int) -> str:
         """The move the AI of ``level`` picks for ``seat``; ``seed`` makes its choice repeatable."""

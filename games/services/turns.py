@@ -12,10 +12,9 @@ from django.utils import timezone
 
 from accounts.models import User
 from games import selectors, signals
-from games.boards import seat_colours
 from games.engine import IllegalMove
 from games.models import DAY, Match, MoveRecord, Seat, Status, TimeControl
-from games.naming import seat_names, with_player_names
+from games.naming import in_names, seat_names
 from games.services.base import ai_to_move, lock_match, readers, seat_of, seats_locked, set_status, tell_the_result
 from games.services.clocks import update_clocks
 from games.services.errors import NOT_IN_PLAY, NOT_STARTED, NOT_YOUR_MATCH, MoveRejected, NotAllowed, StaleMove
@@ -70,7 +69,7 @@ def after_position_change(match: Match, seats: list[Seat], *, mover: int | None,
     if game.is_over(state):
         outcome = game.outcome(state)
         # A reason only where the scores do not explain the result (Mecca: an empty hand wins).
-        reason = with_player_names(game.win_reason(state), seat_names(seats)) or "played out"
+        reason = in_names(game.win_reason_parts(state), seat_names(seats)) or "played out"
         match.result = {"scores": list(outcome.scores), "winners": list(outcome.winners), "reason": reason}
         match.finished_at = timezone.now()
         set_status(match, Status.FINISHED, reason="The game ended.")
@@ -130,9 +129,7 @@ def move_submit(
         seat=seat.number,
         notation=game.normalize(move),
         # Names at the time of the move: the log keeps saying who made it after a seat changes hands.
-        description=with_player_names(
-            game.describe(state, seat.number, move), seat_names(seats), seat_colours(game.slug, game.view(state, None))
-        ),
+        description=in_names(game.describe_parts(state, seat.number, move), seat_names(seats)),
         by_ai=seat.is_ai,
     )
     match.state = game.dump(new_state)

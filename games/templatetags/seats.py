@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from django import template
 
+from games.engine import words
 from games.models import Match, Seat
-from games.naming import scores_by_name, with_colour, with_player_names
+from games.naming import in_names, scores_by_name, with_colour
 
 register = template.Library()
 
@@ -35,9 +36,12 @@ def scored(scores: list[int], names: dict[int, str]) -> str:
 
 
 @register.filter
-def named(text: str, names: dict[int, str] | None) -> str:
-    """An engine's sentence ("Player 2 rolled 5") with the players' names, where given."""
-    return with_player_names(text, names or {})
+def named(sentence: list | str, names: dict[int, str] | None) -> str:
+    """An engine's sentence from a view (``games.engine.words.dump``: "Player 2 rolled 5") with the
+    players' names, where given; a position stored before sentences had parts holds plain words."""
+    if isinstance(sentence, str):
+        return sentence
+    return in_names(words.load(sentence), names or {})
 
 
 @register.filter

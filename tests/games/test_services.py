@@ -12,6 +12,7 @@ from django.utils import timezone
 from accounts.models import User
 from games import naming, selectors, services
 from games.engine import get_game
+from games.engine.words import Who, plain, sentence
 from games.models import Match, MatchEvent, MoveRecord, Seat, Status
 from games.replay import replay_state
 from games.services import SeatSpec, creating
@@ -207,18 +208,22 @@ def test_the_log_names_players_as_they_were_when_they_moved(match, alice, bob, s
 
 def test_engine_sentences_name_every_player_they_mention():
     names = {0: "Alice", 1: "Bob", 2: "AI (Strong, player 3)"}
-    line = "Player 1 uses a joker: steals the purple 3 at 1,2 from Player 3. Player 2 rolled 5."
-    assert naming.with_player_names(line, names) == (
+    line = sentence("{} uses a joker: steals the purple 3 at 1,2 from {}. {} rolled 5.", Who(0), Who(2), Who(1))
+    assert naming.in_names(line, names) == (
         "Alice uses a joker: steals the purple 3 at 1,2 from AI (Strong, player 3). Bob rolled 5."
     )
-    assert naming.with_player_names("Player 4 rolled 2 (Player 12).", names) == "Player 4 rolled 2 (Player 12)."
-    colours = {0: "Yellow", 1: "Red", 2: "Green"}
-    assert naming.with_player_names("Red places a pilgrim on f3; Green's turn.", names, colours) == (
-        "Bob (red) places a pilgrim on f3; AI (Strong, green)'s turn."
+    assert naming.in_names(sentence("{} rolled 2 (Player 12).", Who(3)), names) == "Player 4 rolled 2 (Player 12).", (
+        "a seat without a name keeps the engine's word, and words that only look like a seat stay"
     )
-    assert naming.with_player_names("Green places a pilgrim on f4.", names, colours) == (
+    red, green = Who(1, "red"), Who(2, "green")
+    assert naming.in_names(
+        sentence("{} places a pilgrim on f3; {} turn.", red, green._replace(possessive=True)), names
+    ) == ("Bob (red) places a pilgrim on f3; AI (Strong, green)'s turn.")
+    assert naming.in_names(sentence("{} places a pilgrim on f4.", green), names) == (
         "AI (Strong, green) places a pilgrim on f4."
     ), 'one pair of brackets, not "AI (Strong) (green)"'
+    assert naming.in_names(sentence("{} b2 moves", Who(1, "blue", possessive=True)), names) == "Bob's b2 moves"
+    assert plain(sentence("{} places a pilgrim on f4.", green)) == "Green places a pilgrim on f4."
 
 
 def test_a_move_that_passes_the_turn_emails_the_next_player_after_commit(

@@ -25,6 +25,7 @@ from games.boards.jeexa import present
 from games.engine import IllegalMove
 from games.engine.registry import GAME_MODULES, get_game
 from games.engine.rng import rng_for
+from games.engine.words import plain
 from games.rules.jeexa.goals import achieved
 from games.rules.jeexa.grid import FREE_MARGIN, grid_of, links
 from games.rules.jeexa.notation import BAD_ROTATION, UNREADABLE
@@ -91,6 +92,11 @@ def position(*grids, piece=2, hand=5, to_move=0, jokers=0, pile=None, die=None, 
         last_hand=None,
         events=(),
     )
+
+
+def said(state) -> list[str]:
+    """What happened by itself after the last move, in the engine's words."""
+    return [plain(event) for event in state.events]
 
 
 def refused(state, move, seat=None):
@@ -279,7 +285,7 @@ def test_a_stolen_piece_that_completes_the_goal_wins_the_hand():
     assert after.last_hand.winner == 0 and set(after.last_hand.goal) == {(0, -2), (0, -1)}
     assert after.scores[-1] == (6 + 6 + 20, 2 + 3, 2 + 3 + 6)  # Player 2 lost the 6
     assert after.hand == 3 and after.starter == 0 and after.to_move == 0
-    assert after.events[0] == "Player 1 completes the pair and wins hand 2: 32 points"
+    assert said(after)[0] == "Player 1 completes the pair and wins hand 2: 32 points"
 
 
 def test_completing_the_goal_is_not_forced_while_the_piece_fits_elsewhere():
@@ -310,7 +316,7 @@ def test_a_single_possible_steal_is_taken_without_asking():
     state = position(POCKETS, RING_WITH_TAIL, PAIR, piece=6)
     after = GAME.apply(state, 0, "0,-1,270")
     assert after.to_move == 0 and after.piece == 1 and after.stolen_from == 1 and after.jokers == 0
-    assert after.events == ("Player 1 steals the red 1 at 2,-1 from Player 2, the only piece that can be taken",)
+    assert said(after) == ["Player 1 steals the red 1 at 2,-1 from Player 2, the only piece that can be taken"]
     assert (2, -1) not in cells(after, 1)
 
 
@@ -318,7 +324,7 @@ def test_a_joker_with_no_target_is_lost():
     state = position(POCKETS, PAIR, PAIR, piece=6)
     after = GAME.apply(state, 0, "0,-1,270")
     assert after.jokers == 0 and after.to_move == 1
-    assert after.events[0] == "1 joker lost: no piece can be stolen"
+    assert said(after)[0] == "1 joker lost: no piece can be stolen"
     assert GAME.describe(state, 0, "0,-1,270").startswith(
         "Player 1 rolled 6 and places a purple 6 at 0,-1 turned 270°: 1 join, 1 joker. 1 joker lost"
     )
@@ -338,10 +344,10 @@ def test_a_turn_is_lost_when_the_rolled_value_is_gone_from_the_pile():
     missed = rng_for(seed, 11, DIE_SALT, 5, 0).randint(1, 6)
     state = position([(0, 0, 2, 0)], COLUMN, COLUMN, piece=2, pile=pile, seed=seed)
     after = GAME.apply(state, 0, "0,-1,0")
-    assert after.events[0] == f"Player 2 rolled {missed}: none left, turn lost"
+    assert said(after)[0] == f"Player 2 rolled {missed}: none left, turn lost"
     assert after.die == after.piece == 6 and after.pile == (0,) * 6
-    assert after.events[-1] == f"Player {after.to_move + 1} rolled 6"
-    assert all(event.endswith("none left, turn lost") for event in after.events[:-1])
+    assert said(after)[-1] == f"Player {after.to_move + 1} rolled 6"
+    assert all(event.endswith("none left, turn lost") for event in said(after)[:-1])
 
 
 def test_a_hand_that_runs_out_of_pieces_scores_linked_pieces_without_bonus():
@@ -353,7 +359,7 @@ def test_a_hand_that_runs_out_of_pieces_scores_linked_pieces_without_bonus():
     assert after.last_hand.winner is None
     assert after.scores[-1] == (4, 11)  # the loose 1 of Player 2 does not count
     assert after.hand == 4 and after.starter == 1 and after.to_move == 1  # who could not draw starts
-    assert "The pile is empty: hand 3 ends without a winner" in after.events
+    assert "The pile is empty: hand 3 ends without a winner" in said(after)
 
 
 def test_jokers_in_hand_are_used_before_an_empty_pile_ends_the_hand():
@@ -364,7 +370,7 @@ def test_jokers_in_hand_are_used_before_an_empty_pile_ends_the_hand():
     state = GAME.apply(state, 0, "steal 1 0,0")  # Player 2's yellow 2
     after = GAME.apply(state, 0, "0,1,0")  # under the first yellow 2: joined, no quintet
     assert after.last_hand.winner is None and after.hand == 6
-    assert after.events[0] == "The pile is empty: hand 5 ends without a winner"
+    assert said(after)[0] == "The pile is empty: hand 5 ends without a winner"
     assert after.starter == 1  # the next player, who could not draw
 
 
@@ -445,7 +451,7 @@ def test_scoring_winner_goal_pieces_plus_20_others_linked_pieces():
     after = GAME.apply(state, 0, "0,-1,0")
     assert after.last_hand.winner == 0 and set(after.last_hand.goal) == {(0, 0), (0, -1)}
     assert after.scores[-1] == (2 + 2 + 20, 2 + 3 + 6)
-    assert "Player 1 completes the pair and wins hand 2: 24 points" in after.events
+    assert "Player 1 completes the pair and wins hand 2: 24 points" in said(after)
 
 
 def test_the_winner_of_a_hand_starts_the_next_with_every_piece_back_on_the_pile():
@@ -536,7 +542,7 @@ def test_the_die_of_a_turn_comes_from_the_seed_and_the_moves_played():
     state = position([(0, 0, 2, 0)], COLUMN, piece=2, seed=1234, moves=17)
     after = GAME.apply(state, 0, "0,-1,0")
     rolled = rng_for(1234, 18, DIE_SALT, 5, 0).randint(1, 6)
-    assert after.events[0].startswith(f"Player 2 rolled {rolled}")
+    assert said(after)[0].startswith(f"Player 2 rolled {rolled}")
     # The board names the player the event speaks of, as the seat list does.
     html = render_board(after, 0, names={0: "Alice", 1: "Bob"})
     assert re.search(rf'class="jx-events"[^>]*><li>Bob rolled {rolled}', html)

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
+from games.engine import words
 from games.engine.base import Game, IllegalMove, Outcome
+from games.engine.words import Parts, Who, sentence
 from games.rules.jeexa import ai
 from games.rules.jeexa.goals import GOAL_NAMES, GOAL_TEXT, HANDS
 from games.rules.jeexa.grid import Grid, assess, grid_of, links, placements
@@ -17,7 +19,6 @@ from games.rules.jeexa.rules import (
     full_count,
     new_game,
     place,
-    player,
     sets_for,
     steal,
     targets,
@@ -140,7 +141,7 @@ class Jeexa(Game):
             "scores": [list(row) for row in state.scores],
             "totals": list(totals(state)),
             "last_hand": _hand_view(state.last_hand),
-            "events": list(state.events),
+            "events": [words.dump(event) for event in state.events],
             "to_act": list(self.to_act(state)),
             "to_move": None if state.over else state.to_move,
             "over": state.over,
@@ -150,7 +151,7 @@ class Jeexa(Game):
             "legal_moves": legal,
         }
 
-    def describe(self, state: State, seat: int, move: str) -> str:
+    def describe_parts(self, state: State, seat: int, move: str) -> Parts:
         move = self.normalize(move)
         if move not in self.legal_moves(state, seat):
             raise IllegalMove(self.explain_illegal(state, seat, move))
@@ -160,10 +161,11 @@ class Jeexa(Game):
             x, y = parsed.cell
             value = grid_of(state.grids[parsed.victim])[parsed.cell][0]
             what = f"the {label(value)} at {x},{y}"
-            line = f"{player(seat)} uses a joker: steals {what} from {player(parsed.victim)}"
+            line = sentence("{} uses a joker: steals {} from {}", Who(seat), what, Who(parsed.victim))
         else:
             line = _describe_place(state, seat, parsed)
-        return ". ".join([line, *after.events]) + "."  # events are sentences ("The game is over")
+        # Events are sentences ("The game is over").
+        return words.merged([*words.join([line, *after.events], ". "), "."])
 
     # --- storing ------------------------------------------------------------------
 
@@ -183,7 +185,7 @@ class Jeexa(Game):
             "grids": [[list(p) for p in grid] for grid in state.grids],
             "scores": [list(row) for row in state.scores],
             "last_hand": _dump_hand(state.last_hand),
-            "events": list(state.events),
+            "events": [words.dump(event) for event in state.events],
         }
 
     def load(self, data: dict[str, Any]) -> State:
@@ -204,7 +206,7 @@ class Jeexa(Game):
             grids=tuple(tuple(tuple(p) for p in grid) for grid in data["grids"]),
             scores=tuple(tuple(row) for row in data["scores"]),
             last_hand=_load_hand(data["last_hand"]),
-            events=tuple(data["events"]),
+            events=tuple(_load_event(event) for event in data["events"]),
         )
 
     # --- AI -----------------------------------------------------------------------
@@ -216,16 +218,21 @@ class Jeexa(Game):
 # --- showing helpers ------------------------------------------------------------------
 
 
-def _describe_place(state: State, seat: int, move: Place) -> str:
+def _load_event(data: str | list[Any]) -> Parts:
+    # Positions stored before events named seats as parts hold their plain words.
+    return (data,) if isinstance(data, str) else words.load(data)
+
+
+def _describe_place(state: State, seat: int, move: Place) -> Parts:
     grid = grid_of(state.grids[seat])
     value = state.piece
     joins, gaps = assess(grid, move.cell, value, move.rotation) or (0, 0)
     x, y = move.cell
     if state.stolen_from is None:
-        what = f"{player(seat)} rolled {state.die} and places {a_label(value)}"
+        what = sentence("{} rolled {} and places {}", Who(seat), state.die, a_label(value))
     else:
-        what = f"{player(seat)} places the stolen {label(value)}"
-    line = f"{what} at {x},{y} turned {move.rotation}°"
+        what = sentence("{} places the stolen {}", Who(seat), label(value))
+    line = words.merged([*what, f" at {x},{y} turned {move.rotation}°"])
     if not grid:
         clauses = ["first piece of the hand"]
     elif joins:
@@ -234,7 +241,7 @@ def _describe_place(state: State, seat: int, move: Place) -> str:
         clauses = ["nothing fits, placed freely"]
     if gaps:
         clauses.append("1 joker" if gaps == 1 else f"{gaps} jokers")
-    return f"{line}: {', '.join(clauses)}"
+    return words.merged([*line, f": {', '.join(clauses)}"])
 
 
 def _piece_view(piece: tuple[int, int, int, int]) -> dict[str, Any]:

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from games.engine.rng import rng_for
+from games.engine.words import Parts, Who, sentence
 from games.rules.jeexa.goals import GOAL_NAMES, HANDS, Goal, achieved
 from games.rules.jeexa.grid import (
     Cell,
@@ -56,7 +57,7 @@ class State:
     grids: tuple[tuple[Piece, ...], ...]
     scores: tuple[tuple[int, ...], ...]  # one row per finished hand, one score per seat
     last_hand: HandResult | None
-    events: tuple[str, ...]  # what happened by itself after the last move (rolls, lost turns)
+    events: tuple[Parts, ...]  # what happened by itself after the last move (rolls, lost turns)
 
     @property
     def over(self) -> bool:
@@ -125,7 +126,7 @@ def place(state: State, seat: int, cell: Cell, rotation: int) -> State:
         stolen_from=None,
         jokers=state.jokers + result[1],
     )
-    events: list[str] = []
+    events: list[Parts] = []
     goal = achieved(state.hand, grid)
     if goal:
         # The hand ends the moment the goal is met; jokers still pending are lost with it.
@@ -151,7 +152,7 @@ def targets(state: State, seat: int) -> list[tuple[int, Cell]]:
 # --- what follows by itself -------------------------------------------------------
 
 
-def _use_jokers(state: State, seat: int, events: list[str]) -> State:
+def _use_jokers(state: State, seat: int, events: list[Parts]) -> State:
     """Pending jokers: ask for a steal, take the only possible one, or lose them."""
     if state.jokers:
         possible = targets(state, seat)
@@ -160,21 +161,19 @@ def _use_jokers(state: State, seat: int, events: list[str]) -> State:
         if len(possible) == 1:
             victim, cell = possible[0]
             return _take(state, seat, victim, cell, events, only=True)
-        events.append(f"{_jokers(state.jokers)} lost: no piece can be stolen")
+        events.append((f"{_jokers(state.jokers)} lost: no piece can be stolen",))
         state = replace(state, jokers=0)
     return _start_turn(state, (seat + 1) % state.players, events)
 
 
-def _take(state: State, seat: int, victim: int, cell: Cell, events: list[str], *, only: bool = False) -> State:
+def _take(state: State, seat: int, victim: int, cell: Cell, events: list[Parts], *, only: bool = False) -> State:
     """Move a piece from ``victim``'s puzzle into ``seat``'s hand, to be placed at once."""
     grid = grid_of(state.grids[victim])
     value = grid[cell][0]
     if only:  # a step with nothing to choose is taken by itself, and logged
         x, y = cell
-        events.append(
-            f"{player(seat)} steals the {label(value)} at {x},{y} from {player(victim)},"
-            " the only piece that can be taken"
-        )
+        only_piece = "{} steals the {} at {},{} from {}, the only piece that can be taken"
+        events.append(sentence(only_piece, Who(seat), label(value), x, y, Who(victim)))
     return replace(
         state,
         grids=_with(state.grids, victim, pieces_of(removed(grid, cell))),
@@ -185,18 +184,18 @@ def _take(state: State, seat: int, victim: int, cell: Cell, events: list[str], *
     )
 
 
-def _start_turn(state: State, seat: int, events: list[str]) -> State:
+def _start_turn(state: State, seat: int, events: list[Parts]) -> State:
     """Roll for ``seat``; a value no longer in the pile loses the turn, an empty pile ends the hand."""
     pile = list(state.pile)
     attempt = 0  # tells apart the rolls made inside one move (each lost turn rolls again)
     while True:
         if not any(pile):
-            events.append(f"The pile is empty: hand {state.hand} ends without a winner")
+            events.append((f"The pile is empty: hand {state.hand} ends without a winner",))
             return _end_hand(state, None, None, seat, events)
         die = rng_for(state.seed, state.moves_played, DIE_SALT, state.hand, attempt).randint(1, 6)
         if pile[die - 1]:
             pile[die - 1] -= 1
-            events.append(f"{player(seat)} rolled {die}")
+            events.append(sentence("{} rolled {}", Who(seat), die))
             return replace(
                 state,
                 to_move=seat,
@@ -207,12 +206,12 @@ def _start_turn(state: State, seat: int, events: list[str]) -> State:
                 pile=tuple(pile),
                 events=tuple(events),
             )
-        events.append(f"{player(seat)} rolled {die}: none left, turn lost")
+        events.append(sentence("{} rolled {}: none left, turn lost", Who(seat), die))
         seat = (seat + 1) % state.players
         attempt += 1
 
 
-def _end_hand(state: State, winner: int | None, goal: Goal | None, starter: int, events: list[str]) -> State:
+def _end_hand(state: State, winner: int | None, goal: Goal | None, starter: int, events: list[Parts]) -> State:
     """Score the hand; start the next one with ``starter`` or end the game after the sixth."""
     scores = tuple(
         goal.points + WIN_BONUS if seat == winner and goal else linked_points(grid_of(state.grids[seat]))
@@ -220,7 +219,9 @@ def _end_hand(state: State, winner: int | None, goal: Goal | None, starter: int,
     )
     if winner is not None and goal is not None:
         name = GOAL_NAMES[state.hand]
-        events.append(f"{player(winner)} completes the {name} and wins hand {state.hand}: {scores[winner]} points")
+        events.append(
+            sentence("{} completes the {} and wins hand {}: {} points", Who(winner), name, state.hand, scores[winner])
+        )
     result = HandResult(
         hand=state.hand,
         winner=winner,
@@ -230,7 +231,7 @@ def _end_hand(state: State, winner: int | None, goal: Goal | None, starter: int,
     )
     state = replace(state, scores=(*state.scores, scores), last_hand=result, jokers=0, piece=0, stolen_from=None)
     if state.hand == HANDS:
-        events.append("The game is over")
+        events.append(("The game is over",))
         # The puzzles stay on the table at the end so the last position can be looked at.
         return replace(state, hand=HANDS + 1, die=0, events=tuple(events))
     fresh = replace(

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from games.engine.base import Game, IllegalMove, Outcome
+from games.engine.words import Parts, Who, join, merged, sentence
 from games.rules.mancala import ai
 from games.rules.mancala.notation import format_move, named_tile, parse_move
 from games.rules.mancala.rules import (
@@ -30,10 +31,6 @@ EMPTY_TILE = "That tile is empty."
 SINGLE_COIN = "In the Ethiopian game you may never start from a tile holding a single coin."
 DIRECTION_WORDS = {RIGHT: "to the right", LEFT: "to the left"}
 STATE_KEYS = ("variant", "tiles", "mancalas", "to_move", "over", "seed", "moves_played", "quiet_moves")
-
-
-def player(seat: int) -> str:
-    return f"Player {seat + 1}"
 
 
 class Mancala(Game):
@@ -120,7 +117,7 @@ class Mancala(Game):
             "legal_moves": self.legal_moves(state, seat) if seat is not None else [],
         }
 
-    def describe(self, state: State, seat: int, move: str) -> str:
+    def describe_parts(self, state: State, seat: int, move: str) -> Parts:
         move = self.normalize(move)
         if move not in self.legal_moves(state, seat):
             raise IllegalMove(self.explain_illegal(state, seat, move))
@@ -129,9 +126,9 @@ class Mancala(Game):
         where = f"tile {tile + 1}"
         if state.variant == ETHIOPIAN:
             where += " " + DIRECTION_WORDS[step]
-        clauses = [coins(turn.sowing.coins), *_events(seat, turn.sowing, turn)]
-        line = f"{player(seat)} sows {where}: {_join(clauses)}"
-        return "; ".join([line, *_consequences(seat, turn, state.variant)]) + "."
+        clauses = [(coins(turn.sowing.coins),), *_events(seat, turn.sowing, turn)]
+        line = sentence("{} sows {}: ", Who(seat), where) + _join(clauses)
+        return merged([*join([line, *_consequences(seat, turn, state.variant)], "; "), "."])
 
     # --- storing ------------------------------------------------------------------
 
@@ -170,53 +167,54 @@ class Mancala(Game):
         return format_move(tile, step, state.variant)
 
 
-def _events(seat: int, sowing: Sowing, turn: Turn) -> list[str]:
+def _events(seat: int, sowing: Sowing, turn: Turn) -> list[Parts]:
     """What the sowing did, in the order it happens."""
-    events = []
+    events: list[Parts] = []
     if sowing.relays:
-        events.append("relays once" if sowing.relays == 1 else f"relays {sowing.relays} times")
+        events.append(("relays once" if sowing.relays == 1 else f"relays {sowing.relays} times",))
     for owner in (seat, 1 - seat):
         if sowing.banked[owner]:
-            who = "banks" if owner == seat else f"{player(owner)} banks"
-            events.append(f"{who} {sowing.banked[owner]} by the 4-coin rule")
+            who = ("banks",) if owner == seat else sentence("{} banks", Who(owner))
+            events.append(merged([*who, f" {sowing.banked[owner]} by the 4-coin rule"]))
     if sowing.repeated:
-        events.append("stops because the relay repeats itself")
+        events.append(("stops because the relay repeats itself",))
     if sowing.captured:
-        events.append(f"captures {sowing.captured}")
+        events.append((f"captures {sowing.captured}",))
     if sowing.extra_turn:
         moves_again = not turn.over and turn.passed != seat
-        events.append("moves again" if moves_again else "ends in the mancala")
+        events.append(("moves again" if moves_again else "ends in the mancala",))
     return events
 
 
-def _consequences(seat: int, turn: Turn, variant: str) -> list[str]:
+def _consequences(seat: int, turn: Turn, variant: str) -> list[Parts]:
     """What the move did to the game: a forced pass, the end, and where the coins left on
     the tiles went (banked by their owners, or, Nigerian, left out of the count)."""
     if turn.stalled:
-        return [f"{STALL_LIMIT} moves in a row banked no coin, so the game ends", *_swept(turn.swept)]
+        return [(f"{STALL_LIMIT} moves in a row banked no coin, so the game ends",), *_swept(turn.swept)]
     if turn.over and variant == NIGERIAN:
         left = side(turn.board, seat)
         verb = "stays" if left == 1 else "stay"
-        stays = f" ({coins(left)} on {player(seat)}'s tiles {verb} out of the count)" if left else ""
-        return [f"{player(1 - seat)} has no coin left on their tiles, so the game ends{stays}"]
+        stays = sentence(" ({} on {} tiles {} out of the count)", coins(left), Who(seat, possessive=True), verb)
+        ends = sentence("{} has no coin left on their tiles, so the game ends", Who(1 - seat))
+        return [merged(ends + stays) if left else ends]
     if turn.over:
-        ends = "neither player can move, so the game ends" if turn.passed is not None else "the game ends"
-        return [ends, *_swept(turn.swept)]
+        why = "neither player can move, so the game ends" if turn.passed is not None else "the game ends"
+        return [(why,), *_swept(turn.swept)]
     if turn.passed is not None:
-        return [f"{player(turn.passed)} has no move and passes"]
+        return [sentence("{} has no move and passes", Who(turn.passed))]
     return []
 
 
-def _swept(swept: tuple[int, int]) -> list[str]:
+def _swept(swept: tuple[int, int]) -> list[Parts]:
     """The end's sweep: each player banks the coins left on their own tiles."""
     owners = [owner for owner in (0, 1) if swept[owner]]
     if not owners:
         return []
     first = owners[0]
-    words = f"{player(first)} banks {_the(swept[first])} left on their tiles"
+    banked = sentence("{} banks {} left on their tiles", Who(first), _the(swept[first]))
     if len(owners) == 2:
-        words += f" and {player(1)} {'the one' if swept[1] == 1 else f'the {swept[1]}'} left on theirs"
-    return [words]
+        banked += sentence(" and {} {} left on theirs", Who(1), "the one" if swept[1] == 1 else f"the {swept[1]}")
+    return [merged(banked)]
 
 
 def _the(count: int) -> str:
@@ -227,8 +225,8 @@ def coins(count: int) -> str:
     return "1 coin" if count == 1 else f"{count} coins"
 
 
-def _join(clauses: list[str]) -> str:
+def _join(clauses: list[Parts]) -> Parts:
     """``a``, ``a and b``, ``a, b and c``."""
     if len(clauses) == 1:
         return clauses[0]
-    return f"{', '.join(clauses[:-1])} and {clauses[-1]}"
+    return join([join(clauses[:-1], ", "), clauses[-1]], " and ")

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from games.engine.base import Game, IllegalMove, Outcome
+from games.engine.words import Parts, Who, join, merged, sentence
 from games.rules.mecca import ai, explain
 from games.rules.mecca.board import (
     CLOSE_TO_KAABA,
@@ -72,8 +73,9 @@ END_WORDS = {
 }
 
 
-def colour_word(colour: int) -> str:
-    return COLOURS[colour].capitalize()
+def _who(state: State, colour: int) -> Who:
+    """The seat that plays ``colour``, named by it ("Green")."""
+    return Who(owner(colour, state.players), COLOURS[colour])
 
 
 def ordinal(k: int) -> str:
@@ -170,32 +172,32 @@ class Mecca(Game):
             "moves_played": state.moves_played,
         }
 
-    def describe(self, state: State, seat: int, move: str) -> str:
+    def describe_parts(self, state: State, seat: int, move: str) -> Parts:
         move = self.normalize(move)
         if move not in self.legal_moves(state, seat):
             raise IllegalMove(self.explain_illegal(state, seat, move))
         after = self._apply(state, seat, move)
         parsed = parse_move(move)
-        who = colour_word(state.colour)
+        who = _who(state, state.colour)
         if state.step == ENTRANCE:
             door = ENTRANCES.index(parsed.square) + 1
-            clauses = [f"{who} enters at {move} (entrance {door})"]
+            clauses = [sentence("{} enters at {} (entrance {})", who, move, door)]
         elif state.step == PLACE:
             assert parsed.square is not None  # a legal placement names a square
             clauses = _placement_clauses(state, after, parsed.square)
         elif parsed.kind == "pass":
-            clauses = [f"{who} removes no pilgrim"]
+            clauses = [sentence("{} removes no pilgrim", who)]
         else:
             assert after.last_removal is not None  # a legal removal other than a pass is recorded
             clauses = _removal_clauses(state, after.last_removal)
         clauses += _consequences(state, after)
-        return "; ".join(clauses) + "."
+        return merged([*join(clauses, "; "), "."])
 
-    def win_reason(self, state: State) -> str:
+    def win_reason_parts(self, state: State) -> Parts:
         emptied = emptied_seats(state.hand, state.players)
         if state.step != OVER or len(emptied) != 1:
-            return ""
-        return f"Player {emptied[0] + 1} placed all their pilgrims"
+            return ()
+        return sentence("{} placed all their pilgrims", Who(emptied[0]))
 
     # --- storing ------------------------------------------------------------------
 
@@ -282,23 +284,23 @@ def _scores_view(state: State) -> list[dict[str, Any]]:
     ]
 
 
-def _placement_clauses(state: State, after: State, square: int) -> list[str]:
-    who, k = colour_word(state.colour), state.placed + 1
+def _placement_clauses(state: State, after: State, square: int) -> list[Parts]:
+    who, k = _who(state, state.colour), state.placed + 1
     which = "its one of the first round" if state.round == 1 else f"{ordinal(k)} of the turn"
-    line = f"{who} places a pilgrim on {square_name(square)} ({which})"
+    line = sentence("{} places a pilgrim on {} ({})", who, square_name(square), which)
     if CRESCENT_COLOUR.get(square) == state.colour:
-        line += ", on its own crescent"
+        line = merged([*line, ", on its own crescent"])
     clauses = [line]
     if after.step == REMOVE:
-        clauses.append(f"{who} may remove a pilgrim")
+        clauses.append(sentence("{} may remove a pilgrim", who))
     elif state.round != 1 and not _turn_goes_on(state, after):
         if k < max_per_turn(state.colours):
             if after.hand[state.colour] == 0:
-                clauses.append(f"{who} has no pilgrim left to place")
+                clauses.append(sentence("{} has no pilgrim left to place", who))
             else:
-                clauses.append(f"no square takes a {ordinal(k + 1)} pilgrim, so the turn ends")
+                clauses.append((f"no square takes a {ordinal(k + 1)} pilgrim, so the turn ends",))
         if k >= removal_threshold(state.colours):  # the removal was earned, but the step was skipped
-            clauses.append("no pilgrim can be removed")
+            clauses.append(("no pilgrim can be removed",))
     return clauses
 
 
@@ -306,25 +308,25 @@ def _turn_goes_on(state: State, after: State) -> bool:
     return after.step == PLACE and after.colour == state.colour and after.placed == state.placed + 1
 
 
-def _removal_clauses(state: State, removal: Removal) -> list[str]:
-    who = colour_word(state.colour)
-    clauses = [f"{who} removes the {COLOURS[removal.colour]} pilgrim on {square_name(removal.square)}"]
+def _removal_clauses(state: State, removal: Removal) -> list[Parts]:
+    who = _who(state, state.colour)
+    clauses = [sentence("{} removes the {} pilgrim on {}", who, COLOURS[removal.colour], square_name(removal.square))]
     if removal.returned:
         lonely = [f"the {COLOURS[c]} pilgrim on {square_name(sq)}" for sq, c in removal.returned]
         verb = "goes" if len(lonely) == 1 else "go"
-        clauses.append(f"{_join(lonely)}, left with no neighbour, {verb} back")
+        clauses.append((f"{_join(lonely)}, left with no neighbour, {verb} back",))
     return clauses
 
 
-def _consequences(state: State, after: State) -> list[str]:
-    clauses = []
+def _consequences(state: State, after: State) -> list[Parts]:
+    clauses: list[Parts] = []
     if after.final_round and not state.final_round:
         # Said also when the game ends at once: it is why the round was the last, and may decide the winner.
         last = ", so this round is the last" if after.step != OVER else ""
-        clauses.append(f"a player has placed all his pilgrims{last}")
-    clauses += [f"{colour_word(c)} cannot place and passes" for c in after.passed]
+        clauses.append((f"a player has placed all his pilgrims{last}",))
+    clauses += [sentence("{} cannot place and passes", _who(state, c)) for c in after.passed]
     if after.step == OVER:
-        clauses.append(END_WORDS[after.reason])
+        clauses.append((END_WORDS[after.reason],))
     return clauses
 
 

@@ -35,7 +35,7 @@ from dataclasses import replace
 from typing import NamedTuple, cast
 
 from games.engine.rng import rng_for
-from games.rules.mesopotamia import rules
+from games.rules.mesopotamia import effects, rules
 from games.rules.mesopotamia.hexes import bfs, distance, neighbours, step
 from games.rules.mesopotamia.state import (
     ACTION,
@@ -468,14 +468,14 @@ class Planner:
             return None  # the cheapest marker goes under the first hut
         if verb == "play":
             return self.card_value(move, base)
-        return self.value(rules.play(state, move, settled=False)[0])
+        return self.value(effects.play(state, move, settled=False)[0])
 
     def card_value(self, move: str, base: float) -> float | None:
         words = move.split()
         name = words[1]
         state = self.state
         if name in ("holy-stone", "mana-theft", "priest"):
-            return self.value(rules.play(state, move, settled=False)[0])
+            return self.value(effects.play(state, move, settled=False)[0])
         if name == "endurance":
             return base + ENDURANCE_USE if state.turn.phase == MOVE and state.turn.mp == 0 else None
         if name == "fertility":

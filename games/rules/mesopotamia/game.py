@@ -5,7 +5,8 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from games.engine.base import Game, IllegalMove, Outcome
-from games.rules.mesopotamia import ai, refusals, rules, view
+from games.engine.words import Parts, join, merged
+from games.rules.mesopotamia import ai, effects, refusals, rules, view
 from games.rules.mesopotamia import state as model
 from games.rules.mesopotamia.state import (
     CARDS,
@@ -36,7 +37,7 @@ class Mesopotamia(Game):
 
     def _initial_state(self, num_players: int, options: dict[str, str], seed: int) -> State:
         start = model.initial(num_players, options["start_card"] == "yes", options["discard"] == "reshuffle", seed)
-        return rules.settle(start, [])[0]
+        return effects.settle(start, [])[0]
 
     def num_players(self, state: State) -> int:
         return state.num_players
@@ -52,7 +53,7 @@ class Mesopotamia(Game):
         return rules.legal(state)
 
     def _apply(self, state: State, seat: int, move: str) -> State:
-        return rules.play(state, move)[0]
+        return effects.play(state, move)[0]
 
     def explain_illegal(self, state: State, seat: int, move: str) -> str:
         return refusals.explain(state, move)
@@ -91,11 +92,11 @@ class Mesopotamia(Game):
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
         return view.build(state, seat)
 
-    def describe(self, state: State, seat: int, move: str) -> str:
+    def describe_parts(self, state: State, seat: int, move: str) -> Parts:
         move = self.normalize(move)
         if move not in self.legal_moves(state, seat):
             raise IllegalMove(self.explain_illegal(state, seat, move))
-        return "; ".join(rules.play(state, move)[1]) + "."
+        return merged([*join(effects.play(state, move)[1], "; "), "."])
 
     # --- storing ------------------------------------------------------------------
 

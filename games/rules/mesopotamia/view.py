@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from games.rules.mesopotamia.rules import holy_left, huts_left, legal, player_name
+from games.rules.mesopotamia.rules import holy_left, huts_left, legal, named
 from games.rules.mesopotamia.state import (
     CARDS,
     COLOURS,
@@ -98,7 +98,7 @@ def _player(state: State, seat: int, sees: bool) -> dict[str, Any]:
     on_board = [i for i in seat_tribes(seat) if state.tribes[i].pos is not None]
     data: dict[str, Any] = {
         "seat": seat,
-        "name": player_name(seat),
+        "name": named(seat).plain(),
         "colour": COLOURS[seat],
         "letter": LETTERS[seat].upper(),
         "mana": player.mana,
