@@ -10,7 +10,7 @@ from bench import load, site
 from games.models import Match
 from housekeeping import tasks as housekeeping_tasks
 from tests.conftest import start_match
-from tests.games.test_views import play_moves
+from tests.games.conftest import play_moves
 
 
 def test_the_bare_write_the_move_is_compared_with_answers_an_htmx_post(client, alice, bob):

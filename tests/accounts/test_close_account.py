@@ -20,7 +20,7 @@ from games.services import ClockSpec, SeatSpec
 from notifications import services as notification_services
 from notifications.models import Notification
 from notifications.services import delivery, resending
-from tests.accounts.test_accounts import link_in, sign_up
+from tests.accounts.conftest import link_in, sign_up
 from tests.conftest import PASSWORD, make_user, signed_in
 from tests.games.conftest import start_timed_match
 

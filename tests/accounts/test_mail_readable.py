@@ -13,7 +13,7 @@ from django.core import mail
 from django.urls import reverse
 
 from accounts.models import User
-from tests.accounts.test_accounts import sign_up
+from tests.accounts.conftest import sign_up
 from tests.local_servers import MailServer
 
 CONFIRM_LINK = re.compile(r"http://testserver/accounts/confirm-email/\S+/")

@@ -14,7 +14,7 @@ from accounts.middleware import SIGNED_OUT_NOTHING_SENT
 from accounts.models import User
 from accounts.views import OUT_OF_DATE
 from games.models import Match
-from tests.accounts.test_accounts import link_in, sign_up
+from tests.accounts.conftest import link_in, sign_up
 
 pytestmark = pytest.mark.django_db
 

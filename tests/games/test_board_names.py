@@ -13,7 +13,7 @@ from django.template.loader import render_to_string
 from games.boards import board_context
 from games.boards.mesopotamia import _card_label
 from games.engine import get_game
-from tests.rules.test_mesopotamia import with_card
+from tests.rules.mesopotamia_positions import with_card
 
 NAMES = {0: "Alice", 1: "Bob", 2: "AI (Strong)"}
 

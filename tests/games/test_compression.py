@@ -8,7 +8,7 @@ import gzip
 from django.urls import reverse
 
 from tests.conftest import start_match
-from tests.games.test_views import play_moves
+from tests.games.conftest import play_moves
 
 
 def test_a_long_games_match_page_and_its_redraw_are_compressed(client, alice, bob):

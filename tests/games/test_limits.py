@@ -18,9 +18,9 @@ from games.selectors import LOBBY_SHOWN, LOBBY_SHOWN_PER_CREATOR
 from games.services import SeatSpec, creating
 from notifications.models import Notification
 from tests.conftest import make_user, start_match
+from tests.games.conftest import count_queries
 from tests.games.test_race import hold_the_lock_longer, require_postgresql, run_together
-from tests.games.test_views import count_queries
-from tests.notifications.test_notifications import sweep
+from tests.notifications.conftest import sweep
 
 OPEN = [SeatSpec("creator"), SeatSpec("open")]
 AGAINST_AI = [SeatSpec("creator"), SeatSpec("ai", ai_level=1)]

@@ -15,6 +15,7 @@ from django.db.migrations.state import StateApps
 from django.utils import timezone
 
 from accounts.models import User
+from chat.models import Message, MessageReport
 from games import services
 from games.models import Match, MatchEvent, MoveRecord, Seat, Status
 from games.services import SeatSpec
@@ -321,3 +322,46 @@ def test_rolling_back_and_upgrading_again_keeps_what_the_players_did(migrator, s
     assert after[2:] == before[2:]
     for now, then in zip(after[:2], before[:2], strict=True):
         assert {key: row[:2] for key, row in now.items()} == {key: row[:2] for key, row in then.items()}
+
+
+@pytest.mark.django_db(transaction=True)
+def test_an_upgrade_moves_messages_and_notifications_to_their_apps_and_keeps_every_row(migrator):
+    """A database of the site before chat and notifications were apps of their own (games 0023): its
+    matches, moves, messages, reports and notifications are all there after ``migrate``, in the same
+    tables, and staff keep the permissions they were given on messages and notifications."""
+    state = migrator(("games", "0023_message_reports"))
+    old = OldSite(state)
+    OldMessage, OldReport = state.get_model("games", "Message"), state.get_model("games", "MessageReport")
+    OldNotification, OldMove = state.get_model("games", "Notification"), state.get_model("games", "MoveRecord")
+    ContentType, Permission = state.get_model("contenttypes", "ContentType"), state.get_model("auth", "Permission")
+    alice, bob, moderator = old.user("alice", "Alice"), old.user("bob", "Bob"), old.user("moderator")
+    match = old.match("active", alice, bob)
+    OldMove.objects.create(match=match, ply=0, seat=0, notation="2", description="Alice sows tile 2.")
+    message = OldMessage.objects.create(match=match, author=bob, text="good luck", after_move=1)
+    report = OldReport.objects.create(message=message, reporter=alice, reason="rude")
+    notice = OldNotification.objects.create(
+        user=alice, match=match, kind="message", subject="Bob wrote", body="good luck", first_message=message
+    )
+    copy = OldNotification.objects.create(user=alice, match=match, kind="message", subject="again", resent_from=notice)
+    for codename, model in (("change_message", "message"), ("change_notification", "notification")):
+        content_type = ContentType.objects.get_or_create(app_label="games", model=model)[0]
+        permission = Permission.objects.get_or_create(content_type=content_type, codename=codename)[0]
+        moderator.user_permissions.add(permission)
+
+    migrator(("games", "0024_messages_and_notifications_to_their_apps"))
+
+    moved = Message.objects.get(pk=message.pk)
+    assert (moved.match_id, moved.author_id, moved.text, moved.after_move) == (match.pk, bob.pk, "good luck", 1)
+    assert MessageReport.objects.get(pk=report.pk).message_id == message.pk
+    kept = Notification.objects.get(pk=notice.pk)
+    assert (kept.user_id, kept.match_id, kept.first_message_id, kept.body) == (
+        alice.pk,
+        match.pk,
+        message.pk,
+        "good luck",
+    )
+    assert Notification.objects.get(pk=copy.pk).resent_from_id == notice.pk
+    assert MoveRecord.objects.get(match_id=match.pk).description == "Alice sows tile 2."
+    staff_member = User.objects.get(pk=moderator.pk)
+    assert staff_member.has_perm("chat.change_message") and staff_member.has_perm("notifications.change_notification")
+    assert not ContentType.objects.filter(app_label="games", model__in=["message", "notification"]).exists()

@@ -11,8 +11,7 @@ from games import replay, selectors, services
 from games.replay import CHECKPOINT_EVERY, position_at, replay_state
 from games.services import SeatSpec
 from tests.conftest import start_match
-from tests.games.conftest import play_random_moves
-from tests.games.test_views import HTMX, MANCALA, play_moves
+from tests.games.conftest import HTMX, MANCALA, play_moves, play_random_moves
 
 
 @pytest.fixture(autouse=True)

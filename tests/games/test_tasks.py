@@ -26,7 +26,7 @@ from games import services, tasks
 from games.models import Match, MoveRecord, Seat
 from notifications import tasks as notification_tasks
 from notifications.models import Notification
-from tests.accounts.test_accounts import profile_data
+from tests.accounts.conftest import profile_data
 from tests.conftest import route_tasks_to, start_match
 from tests.games.conftest import start_timed_match
 from tests.games.flaky_mail import SERVER_DOWN, FlakyBackend

@@ -25,7 +25,7 @@ from notifications import services as notification_services
 from notifications import tasks as notification_tasks
 from notifications.models import Notification
 from notifications.services import delivery
-from tests.accounts.test_accounts import profile_data
+from tests.accounts.conftest import profile_data
 from tests.games.conftest import start_timed_match
 
 

@@ -16,8 +16,7 @@ from games import selectors, services
 from games.models import Match, Status
 from games.services import ClockSpec, SeatSpec
 from tests.conftest import make_user, start_match
-from tests.games.conftest import start_timed_match
-from tests.games.test_views import waiting_for_alice_since
+from tests.games.conftest import start_timed_match, waiting_for_alice_since
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
 COUNT_SQL = " UNION "  # the one query behind the count (selectors.waiting_count)
@@ -234,7 +233,7 @@ def test_an_invitation_to_answer_shows_its_answer_not_the_next_match(client, ali
 
 
 def test_without_a_clock_the_next_match_is_the_one_that_has_waited_longest(alice, bob):
-    """As My matches orders them (tests/games/test_views.py)."""
+    """As My matches orders them (tests/games/test_match_lists.py)."""
     older, newer = waiting_for_alice_since(alice, bob, hours=(30, 2))
     assert selectors.matches_of(alice)[0].pk == older.pk
     assert selectors.next_match_to_act(alice, besides=0).match.pk == older.pk

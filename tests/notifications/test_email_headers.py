@@ -17,7 +17,7 @@ from notifications import services as notification_services
 from notifications import tasks as notification_tasks
 from notifications.models import Notification
 from tests.games.conftest import start_timed_match
-from tests.notifications.test_notifications import settle, sweep
+from tests.notifications.conftest import settle, sweep
 
 SITE = "boardgames.example.org"
 

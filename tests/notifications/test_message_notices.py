@@ -4,7 +4,7 @@ staff removed; the digest's line for digest players, nothing for those who want 
 turned these off (the profile, the unsubscribe link); the webhook; the headers; Send again.
 
 Time is moved by the ``clock`` fixture and beat's relay is called directly, as in
-test_notifications.py."""
+test_reminders.py and test_digests.py."""
 
 from __future__ import annotations
 

@@ -8,7 +8,7 @@ import pytest
 
 from games.engine import IllegalMove
 from games.rules.mesopotamia.state import CARDS, Hut, State
-from tests.rules.test_mesopotamia import (
+from tests.rules.mesopotamia_positions import (
     FOREST,
     QUARRY,
     SITE,
