@@ -44,8 +44,7 @@ from bench.site import HTMX, expect_ok, keep_tasks_in_memory, logged_in, queries
 from games import services
 from games.models import Match, Status
 from tests.conftest import make_user
-from tests.games.conftest import play_random_moves
-from tests.games.test_views import play_moves
+from tests.games.conftest import play_moves, play_random_moves
 
 WARMUP = 3  # requests before timing: the first ones load templates
 

@@ -53,7 +53,7 @@ from games.engine import get_game
 from games.models import Match, Status
 from notifications.models import Notification
 from tests.conftest import make_user, start_match
-from tests.games.test_views import play_moves
+from tests.games.conftest import play_moves
 
 MANCALA = get_game("mancala")
 HTMX = {"HTTP_HX_REQUEST": "true"}
