@@ -1,4 +1,5 @@
 from django.apps import AppConfig
+from django.db.models import Exists, Q
 
 
 class ChatConfig(AppConfig):
@@ -6,8 +7,6 @@ class ChatConfig(AppConfig):
     verbose_name = "Chat"
 
     def ready(self) -> None:
-        from django.db.models import Exists, Q
-
         from accounts import export
         from chat import export as chat_export
         from chat import selectors

@@ -14,6 +14,7 @@ from celery import shared_task
 from django.conf import settings
 from django.utils import timezone
 
+from accounts.models import User
 from config.publish import SWEEP_BATCH, publish
 from games.models import Match, Seat, Status
 
@@ -54,7 +55,6 @@ def sweep_deadlines() -> int:
 @shared_task(ignore_result=True)
 def sweep_vacations() -> int:
     """End the vacations that are over, so the clocks run again."""
-    from accounts.models import User
     from games.services import vacation_end
 
     over = User.objects.filter(vacation_until__lte=timezone.now()).values_list("pk", flat=True)[:SWEEP_BATCH]
