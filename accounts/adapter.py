@@ -13,6 +13,7 @@ from django.db.models import Q
 from django.http import HttpRequest, HttpResponse
 from django.urls import reverse
 
+from accounts import limits
 from accounts.forms import NAME_LOOKS_TAKEN, NAME_TAKEN, looks_taken, name_problem
 from accounts.models import User
 from config.mail import ReadableEmail
@@ -35,7 +36,45 @@ def kept_by_a_closed_account(email: str) -> bool:
     return owners.exists() and not owners.filter(is_active=True).exists()
 
 
+SIGN_IN_TRIES = "sign-in:{}"  # the key of an account's count of wrong passwords (accounts.limits)
+
+
+def sign_in_tries_key(login: str) -> str:
+    """The count of wrong passwords for the account ``login`` names (its username or any of its
+    addresses, any case), whichever was typed; for a login that names no account, its own."""
+    login = login.strip()
+    named = (
+        User.objects.filter(Q(username__iexact=login) | Q(email__iexact=login) | Q(emailaddress__email__iexact=login))
+        .order_by("pk")
+        .values_list("pk", flat=True)
+        .first()
+    )
+    return SIGN_IN_TRIES.format(named if named is not None else login.lower())
+
+
 class AccountAdapter(DefaultAccountAdapter):
+    def pre_authenticate(self, request: HttpRequest, **credentials) -> None:
+        """Before a password is checked: allauth's limit per address (``ACCOUNT_RATE_LIMITS``), then
+        the account's own count, whichever of its names was typed, counted in one row at a time
+        (allauth counted per typed login, and tries sent at once all passed)."""
+        super().pre_authenticate(request, **credentials)
+        self._sign_in_tries = sign_in_tries_key(credentials.get("email") or credentials.get("username") or "")
+        if not limits.allowed(
+            self._sign_in_tries, settings.SIGN_IN_FAILURES_PER_ACCOUNT, settings.SIGN_IN_FAILURES_WINDOW_SECONDS
+        ):
+            raise self.validation_error("too_many_login_attempts")
+
+    def authenticate(self, request: HttpRequest, **credentials) -> User | None:
+        user = super().authenticate(request, **credentials)
+        if user is not None:  # the right password: its try was no failure
+            limits.give_back(self._sign_in_tries)
+        return user
+
+    def _delete_login_attempts_cached_email(self, request: HttpRequest, **credentials) -> None:
+        # After a new password was set by the emailed link: the account starts afresh.
+        super()._delete_login_attempts_cached_email(request, **credentials)
+        limits.forget(sign_in_tries_key(credentials.get("email") or credentials.get("username") or ""))
+
     def clean_username(self, username: str, shallow: bool = False) -> str:
         # Players invite by username or display name: a new username may not be someone's display name.
         username = super().clean_username(username, shallow=shallow)

@@ -157,3 +157,19 @@ class User(AbstractUser):
 
     def __str__(self) -> str:
         return self.public_name
+
+
+class Tries(models.Model):
+    """How many times one thing was tried in the current window (``accounts.limits``): sending
+    messages, reporting them, downloading one's data, signing in with a wrong password."""
+
+    key = models.CharField(max_length=200, primary_key=True)
+    window_started_at = models.DateTimeField()
+    count = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        verbose_name_plural = "tries"
+        indexes = [models.Index(fields=["window_started_at"], name="tries_window")]  # the daily clearing
+
+    def __str__(self) -> str:
+        return f"{self.key}: {self.count}"

@@ -16,11 +16,10 @@ from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_http_methods
 from django_htmx.http import HttpResponseClientRefresh
 
-from accounts import export, signals, unsubscribe
+from accounts import export, limits, signals, unsubscribe
 from accounts.forms import CloseAccountForm, ProfileForm, VacationForm
 from accounts.models import User
 from accounts.services import user_close_own
-from config import limits
 
 PROFILE_SAVED = "Your profile is saved."
 BAD_LINK = "This unsubscribe link is not valid."

@@ -12,10 +12,10 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
 
+from accounts import limits
 from accounts.models import User
 from chat import selectors, signals, tasks
 from chat.models import Message, MessageReport
-from config import limits
 from config.mail import ReadableEmail
 from games import selectors as game_selectors
 from games.models import Seat

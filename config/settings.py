@@ -334,6 +334,12 @@ MESSAGES_PER_MINUTE = 10
 # Messages one player reports to staff (chat.services.message_report) in any hour: each first report
 # of a message is an email to staff.
 REPORTS_PER_HOUR = 10
+# Wrong passwords for one account, whichever of its names or addresses was typed (accounts.adapter),
+# within SIGN_IN_FAILURES_WINDOW_SECONDS: the next try waits for the window's end. From one address,
+# ACCOUNT_RATE_LIMITS' "login_failed" (allauth) limits the tries on any accounts.
+SIGN_IN_FAILURES_PER_ACCOUNT = 5
+SIGN_IN_FAILURES_WINDOW_SECONDS = 300
+ACCOUNT_RATE_LIMITS = {"login_failed": "10/m/ip"}
 
 # --- the web -------------------------------------------------------------------
 LANGUAGE_CODE = "en-us"

@@ -1,6 +1,6 @@
 """What only grows and is not the product, cleared once a day (``tasks.clear_expired``):
-expired sessions, expired rows of the database cache, notifications done with long ago and
-old development mail files. Matches, moves and events are the product and stay.
+expired sessions, expired rows of the database cache, the limits' old counts, notifications
+done with long ago and old development mail files. Matches, moves and events are the product and stay.
 
 Each clearing takes a small batch at a time, each batch its own short transaction, so no run
 holds a lock for long; two runs at once take different rows (``SKIP LOCKED``) and a second
@@ -22,6 +22,7 @@ from django.db import connections, router, transaction
 from django.db.models import Q, QuerySet
 from django.utils import timezone
 
+from accounts.models import Tries
 from notifications.models import Notification
 
 log = logging.getLogger(__name__)
@@ -66,6 +67,12 @@ def _expired_cache_rows_clear(cache: DatabaseCache) -> int:
         cleared += count
         if count < BATCH:
             return cleared
+
+
+def old_tries_clear() -> int:
+    """The limits' counts (``accounts.limits``) whose window began more than a day ago: the longest
+    window is an hour, so a new try would start a new one anyway."""
+    return _clear_in_batches(Tries.objects.filter(window_started_at__lt=timezone.now() - timedelta(days=1)))
 
 
 def old_notifications_clear() -> int:

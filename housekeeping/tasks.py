@@ -19,6 +19,7 @@ def clear_expired() -> dict[str, int]:
     clearings = {
         "sessions": clearing.expired_sessions_clear,
         "cache_rows": clearing.expired_cache_clear,
+        "tries": clearing.old_tries_clear,
         "notifications": clearing.old_notifications_clear,
         "mail_files": clearing.old_mail_files_clear,
     }

@@ -134,7 +134,7 @@ def test_a_form_sent_with_no_fields_at_all_is_refused_too(alice):
 def test_wrong_passwords_count_toward_the_accounts_sign_in_limit(alice, settings):
     """Without a limit the page would tell a stolen session's holder, as fast as they post, whether
     a guess is the password (then usable wherever the player reuses it)."""
-    settings.ACCOUNT_RATE_LIMITS = {"login_failed": "3/5m/key"}  # the account's own count, not the address's
+    settings.SIGN_IN_FAILURES_PER_ACCOUNT = 3  # the account's own count, not the address's
     client = signed_in(alice)
     for _ in range(3):
         assertContains(client.post(CLOSE, {"password": "guess"}), WRONG_PASSWORD_TO_CLOSE, status_code=400)

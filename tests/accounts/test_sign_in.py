@@ -119,7 +119,7 @@ def test_password_change(client, alice, settings):
 
 
 def test_login_is_rate_limited(client, alice, settings):
-    settings.ACCOUNT_RATE_LIMITS = {"login_failed": "3/m/ip,3/5m/key"}
+    settings.SIGN_IN_FAILURES_PER_ACCOUNT = 3
     for _ in range(3):
         client.post(reverse("account_login"), {"login": "alice", "password": "wrong"})
     response = client.post(reverse("account_login"), {"login": "alice", "password": PASSWORD})
@@ -130,7 +130,7 @@ def test_login_is_rate_limited(client, alice, settings):
 def test_a_flood_of_other_counters_does_not_wipe_an_accounts_sign_in_limit(client, alice, settings):
     """The cache keeps the limits' counters. With Django's default of 300 entries, a third of
     them went at the 301st, so tries under many other names or addresses reset an account's count."""
-    settings.ACCOUNT_RATE_LIMITS = {"login_failed": "3/5m/key"}
+    settings.SIGN_IN_FAILURES_PER_ACCOUNT = 3
     for _ in range(3):
         client.post(reverse("account_login"), {"login": "alice", "password": "wrong"})
     for n in range(400):  # as many other names tried, each with its own counter
@@ -143,7 +143,7 @@ def test_a_flood_of_other_counters_does_not_wipe_an_accounts_sign_in_limit(clien
 
 def test_the_admin_sign_in_is_rate_limited_as_the_sites_is(client, db, settings):
     """/admin/login/ took any number of wrong passwords for a staff account."""
-    settings.ACCOUNT_RATE_LIMITS = {"login_failed": "3/m/ip,3/5m/key"}
+    settings.SIGN_IN_FAILURES_PER_ACCOUNT = 3
     make_user("boss", is_staff=True)
     for _ in range(3):
         wrong = client.post(reverse("admin:login"), {"username": "boss", "password": "wrong"})

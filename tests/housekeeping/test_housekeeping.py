@@ -15,6 +15,8 @@ from django.core.cache import cache
 from django.db import connection
 from django.utils import timezone
 
+from accounts import limits
+from accounts.models import Tries
 from config.celery import app
 from games.models import Status
 from housekeeping import clearing
@@ -112,6 +114,20 @@ def test_it_clears_expired_cache_rows_and_keeps_the_live_counters(small_batches,
     assert cache_keys() == set(live)
     assert cache.get_many(live) == dict.fromkeys(live, 1)
     assert housekeeping_tasks.clear_expired()["cache_rows"] == 0
+
+
+@pytest.mark.django_db
+def test_it_clears_the_limits_counts_of_windows_long_over(small_batches, clock):
+    """A count per player and thing tried (accounts.limits) would otherwise stay for good."""
+    old = [f"old-{n}" for n in range(SMALL_BATCH * 2 + 1)]
+    for key in old:
+        limits.allowed(key, 10, 3600)
+    clock.advance(days=1, seconds=1)
+    limits.allowed("live", 10, 3600)
+
+    assert housekeeping_tasks.clear_expired()["tries"] == len(old)
+    assert list(Tries.objects.values_list("key", flat=True)) == ["live"]
+    assert housekeeping_tasks.clear_expired()["tries"] == 0
 
 
 @pytest.mark.django_db
