@@ -490,7 +490,7 @@ def make_players(count: int) -> list[User]:
     return users
 
 
-@override_settings(INVITATIONS_PER_DAY=sys.maxsize)  # many matches among few players pass a day's invitations
+@override_settings(INVITATIONS_PER_DAY=sys.maxsize, AI_ONLY_MATCHES_PER_PLAYER=sys.maxsize)  # many matches, few players
 def make_matches(count: int, users: list[User]) -> list[tuple[Match, list[User]]]:
     """Matches of the mix, their human seats given to the players in turn, never one player twice."""
     matches, turn = [], 0

@@ -49,14 +49,15 @@ class BrokerBreaker:
 breaker = BrokerBreaker(BROKER_PAUSE_SECONDS)
 
 
-def publish(task, args: tuple) -> bool:
-    """Queue ``task`` with ``args`` once, or leave it to the sweeps; never raises, never waits."""
+def publish(task, args: tuple, **options) -> bool:
+    """Queue ``task`` with ``args`` (and Celery's ``options``, such as a priority) once, or leave it to
+    the sweeps; never raises, never waits."""
     if not breaker.closed():
         log.info("Broker marked down: %s%s is left to the sweep.", task.name, args)
         return False
     try:
         # retry=False: a request must never wait on a broker that is down; the sweep catches up.
-        task.apply_async(args, retry=False)
+        task.apply_async(args, retry=False, **options)
     except Exception:
         breaker.trip()
         log.warning("Could not publish %s%s; the sweep will do it.", task.name, args, exc_info=True)

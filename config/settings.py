@@ -334,6 +334,9 @@ MESSAGES_PER_MINUTE = 10
 # Messages one player reports to staff (chat.services.message_report) in any hour: each first report
 # of a message is an email to staff.
 REPORTS_PER_HOUR = 10
+# Matches against the AI alone that one player may have in play at once: each AI move is a worker's time,
+# and an eight-seat Jeexa match of seven Strong AIs took about a minute of it (staff are not limited).
+AI_ONLY_MATCHES_PER_PLAYER = 5
 # Wrong passwords for one account, whichever of its names or addresses was typed (accounts.adapter),
 # within SIGN_IN_FAILURES_WINDOW_SECONDS: the next try waits for the window's end. From one address,
 # ACCOUNT_RATE_LIMITS' "login_failed" (allauth) limits the tries on any accounts.

@@ -12,6 +12,7 @@ from datetime import timedelta
 
 from celery import shared_task
 from django.conf import settings
+from django.db.models import Count, OuterRef, Subquery
 from django.utils import timezone
 
 from accounts.models import User
@@ -22,6 +23,10 @@ log = logging.getLogger(__name__)
 
 # A move older than this with an AI still to act means its task was lost.
 AI_STALL_SECONDS = 30
+# The broker's lowest priority (Redis: 0 first, then 3, 6, 9) for the AI moves of a match against the AI
+# alone: one player's matches against the AI must not keep it from answering the people waiting in
+# matches of several people. The filesystem broker of a single machine ignores it.
+AI_ALONE_PRIORITY = 9
 
 
 @shared_task(ignore_result=True)
@@ -104,16 +109,23 @@ def sweep_open_matches() -> dict[str, int]:
 def sweep_ai_turns() -> int:
     """Wake AI seats whose task was lost (for example while the broker was down)."""
     cutoff = timezone.now() - timedelta(seconds=AI_STALL_SECONDS)
+    people = Seat.objects.filter(match=OuterRef("match"), user__isnull=False).order_by().values("match")
     stalled = (
         Seat.objects.filter(ai_level__isnull=False, to_act=True, match__status=Status.ACTIVE)
         .exclude(match__last_move_at__gt=cutoff)
         .exclude(match__last_move_at__isnull=True, match__created_at__gt=cutoff)
-        .values_list("match_id", "match__version")[:SWEEP_BATCH]
+        .annotate(people=Subquery(people.annotate(count=Count("pk")).values("count")))
+        .values_list("match_id", "match__version", "people")[:SWEEP_BATCH]
     )
-    for match_id, version in stalled:
-        ai_move.delay(match_id, version)
+    for match_id, version, people in stalled:
+        ai_move.apply_async((match_id, version), priority=None if (people or 0) > 1 else AI_ALONE_PRIORITY)
     return len(stalled)
 
 
 def enqueue_ai_move(match_id: int, version: int) -> None:
     publish(ai_move, (match_id, version))
+
+
+def enqueue_ai_move_alone(match_id: int, version: int) -> None:
+    """An AI move in a match against the AI alone: behind those of matches where several people wait."""
+    publish(ai_move, (match_id, version), priority=AI_ALONE_PRIORITY)

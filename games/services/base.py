@@ -110,9 +110,13 @@ def because(reason: str) -> str:
     return f": {reason}." if reason else "."
 
 
-def ai_to_move(match: Match) -> None:
-    """After the commit, the AI seat to act thinks in a worker (the AI sweep catches a lost task)."""
-    transaction.on_commit(partial(tasks.enqueue_ai_move, match.pk, match.version), robust=True)
+def ai_to_move(match: Match, seats: list[Seat]) -> None:
+    """After the commit, the AI seat to act thinks in a worker (the AI sweep catches a lost task);
+    in a match against the AI alone (one person, or none left), behind the AI moves of matches
+    where several people wait."""
+    people = sum(seat.user_id is not None for seat in seats)
+    enqueue = tasks.enqueue_ai_move if people > 1 else tasks.enqueue_ai_move_alone
+    transaction.on_commit(partial(enqueue, match.pk, match.version), robust=True)
 
 
 def tell_the_result(match: Match, seats: list[Seat], told: list[tuple[Seat, User]], *, last_move: str = "") -> None:

@@ -10,6 +10,7 @@ from datetime import timedelta
 from allauth.account.models import EmailAddress
 from django.conf import settings
 from django.db import transaction
+from django.db.models import Exists, OuterRef
 from django.template.defaultfilters import pluralize
 from django.utils import timezone
 
@@ -74,6 +75,11 @@ TOO_MANY_INVITATIONS_A_DAY = (
 )
 
 
+TOO_MANY_AGAINST_THE_AI = (
+    "You already have {count} matches against the AI alone in play, the most one player may have at once "
+    "(the AI's moves take the site's time). Finish or resign one of them before you start another, "
+    "or invite a player."
+)
 BAD_DAYS_PER_MOVE = "Choose 1, 2, 3, 5, 7 or 14 days per move."
 
 
@@ -189,16 +195,21 @@ def _within_limits(creator: User, seats: list[SeatSpec]) -> None:
     the limit on invitations to one player is ``invitee``'s. Staff are not limited: they
     can do far more from the admin, and may set up many matches for an event.
 
+    A match against the AI alone starts at once: it waits for nobody, but each of its AI moves
+    is a worker's time, so a player may have only ``AI_ONLY_MATCHES_PER_PLAYER`` of them in play.
+
     The creator's row is locked until the match is stored, so two matches sent at once (two
-    tabs, a script) are counted one after the other and cannot both pass the last free place.
-    A match against the AI alone starts at once: it waits for nobody and is not limited."""
-    new_invitations = sum(spec.kind == "user" for spec in seats)
-    if creator.is_staff or not any(spec.kind in ("open", "user") for spec in seats):
+    tabs, a script) are counted one after the other and cannot both pass the last free place."""
+    if creator.is_staff:
         return
     limit_waits()
     # no_key, as vacation_start: a move in another match writes rows pointing at this user.
     if not User.objects.select_for_update(no_key=True).filter(pk=creator.pk).values_list("is_active", flat=True).get():
         raise ServiceError(CREATOR_CLOSED)  # the account was closed meanwhile: nobody could ever settle this match
+    if all(spec.kind in ("creator", "ai") for spec in seats):
+        _ai_only_within_limit(creator)
+        return
+    new_invitations = sum(spec.kind == "user" for spec in seats)
     waiting = Match.objects.filter(created_by=creator, status=Status.OPEN).count()
     if waiting >= settings.OPEN_MATCHES_PER_PLAYER:
         raise ServiceError(TOO_MANY_OPEN.format(count=waiting))
@@ -212,6 +223,15 @@ def _within_limits(creator: User, seats: list[SeatSpec]) -> None:
                     sent=sent, s=pluralize(sent), new=new_invitations, most=settings.INVITATIONS_PER_DAY
                 )
             )
+
+
+def _ai_only_within_limit(creator: User) -> None:
+    """The creator's matches in play without another person in them (against the AI alone, or
+    left to it: a player who resigned such a match)."""
+    others = Seat.objects.filter(match=OuterRef("pk"), user__isnull=False).exclude(user=creator)
+    playing = Match.objects.filter(created_by=creator, status=Status.ACTIVE).exclude(Exists(others)).count()
+    if playing >= settings.AI_ONLY_MATCHES_PER_PLAYER:
+        raise ServiceError(TOO_MANY_AGAINST_THE_AI.format(count=playing))
 
 
 def clock_fields(clock: ClockSpec, *, players: int) -> dict:

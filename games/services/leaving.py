@@ -51,7 +51,7 @@ def hand_seat_to_ai(match: Match, seats: list[Seat], seat: Seat, *, level: int, 
     seat.save(update_fields=["user", "ai_level", "accepted", "former_user", "taken_over_at", *CLOCK_FIELDS])
     record_event(match, reason=reason, actor=actor, in_log=True)
     if match.status == Status.ACTIVE and seat.to_act:
-        ai_to_move(match)
+        ai_to_move(match, seats)
 
 
 @transaction.atomic
@@ -160,7 +160,7 @@ def seat_replace_by_ai(
             level_change=(seat_number, former_level),
         )
         if match.status == Status.ACTIVE and seat.to_act:
-            ai_to_move(match)
+            ai_to_move(match, seats)
         return match
     if person is None:
         whose = f"the open seat (player {seat_number + 1})"

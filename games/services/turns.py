@@ -80,7 +80,7 @@ def after_position_change(match: Match, seats: list[Seat], *, mover: int | None,
         if seat.number not in to_act:
             continue
         if seat.is_ai:
-            ai_to_move(match)
+            ai_to_move(match, seats)
         elif seat.user_id and seat.number != mover:
             signals.turn_started.send(Match, match=match, seat=seat, watching=False)
 

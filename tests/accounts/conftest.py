@@ -17,6 +17,7 @@ def ai_moves(monkeypatch):
     """The AI moves asked for, as (match id, version), instead of published to Celery."""
     calls = []
     monkeypatch.setattr(tasks, "enqueue_ai_move", lambda *args: calls.append(args))
+    monkeypatch.setattr(tasks, "enqueue_ai_move_alone", lambda *args: calls.append(args))
     return calls
 
 

@@ -99,7 +99,8 @@ def test_deleting_several_players_names_those_kept_and_deletes_nobody(staff_clie
     assert User.objects.filter(pk__in=[alice.pk, carol.pk]).count() == 2
 
 
-def test_a_player_of_many_matches_has_the_newest_named_and_the_rest_counted(staff_client, alice):
+def test_a_player_of_many_matches_has_the_newest_named_and_the_rest_counted(staff_client, alice, settings):
+    settings.AI_ONLY_MATCHES_PER_PLAYER = 12
     matches = [start_match(alice, ai_level=1) for _ in range(12)]
     services.match_abort(match_id=matches[-1].pk, actor=None, reason="Test")
 

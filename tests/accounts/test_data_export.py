@@ -63,6 +63,7 @@ def ai_moves(monkeypatch):
     from games import tasks
 
     monkeypatch.setattr(tasks, "enqueue_ai_move", lambda *args: None)
+    monkeypatch.setattr(tasks, "enqueue_ai_move_alone", lambda *args: None)
 
 
 # --- who may have it, and how it comes ------------------------------------------------------------------------------

@@ -113,7 +113,8 @@ def test_the_replace_seat_action_asks_which_seat_then_hands_it_to_the_ai(
         staff,
         Status.ACTIVE,
     )
-    assert [c.func.__name__ for c in callbacks] == ["enqueue_ai_move", "enqueue_notification"]  # Alice is told
+    # The AI moves (Bob plays the AI alone now), and Alice is told.
+    assert [c.func.__name__ for c in callbacks] == ["enqueue_ai_move_alone", "enqueue_notification"]
 
 
 def test_the_replace_seat_action_warns_about_a_seat_that_does_not_exist(staff_client, matches):

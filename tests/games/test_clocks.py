@@ -32,6 +32,7 @@ def seat(match, number) -> Seat:
 def enqueued(monkeypatch):
     calls: list[tuple] = []
     monkeypatch.setattr(tasks, "enqueue_ai_move", lambda *args: calls.append(("ai_move", *args)))
+    monkeypatch.setattr(tasks, "enqueue_ai_move_alone", lambda *args: calls.append(("ai_move", *args)))
     monkeypatch.setattr(notification_tasks, "enqueue_notification", lambda *args: calls.append(("notification", *args)))
     return calls
 

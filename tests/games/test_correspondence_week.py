@@ -182,9 +182,8 @@ def test_a_week_of_correspondence_tells_each_player_what_is_true_once(
     humans = [name for name in scenario.seats if name != "ai"]
     people = {name: person(name, webhook) for name in humans}
     site = Site(clock, django_capture_on_commit_callbacks, client, webhook, people, make_user("sam", is_staff=True))
-    monkeypatch.setattr(
-        tasks, "enqueue_ai_move", lambda match_id, version: site.queue.append(("ai", match_id, version))
-    )
+    for enqueue in ("enqueue_ai_move", "enqueue_ai_move_alone"):
+        monkeypatch.setattr(tasks, enqueue, lambda match_id, version: site.queue.append(("ai", match_id, version)))
     monkeypatch.setattr(notification_tasks, "enqueue_notification", lambda pk: site.queue.append(("send", pk)))
     monkeypatch.setattr(chat_tasks, "enqueue_report", lambda pk: site.queue.append(("report", pk)))
     real_deliver = delivery._deliver

@@ -262,3 +262,42 @@ def test_a_match_sent_while_its_creator_closes_their_account_is_not_made(alice, 
         with pytest.raises(services.ServiceError, match=re.escape(creating.CREATOR_CLOSED)):
             create(alice, seats)
     assert stored() == before
+
+
+def test_a_player_may_have_only_so_many_matches_against_the_ai_alone_in_play(alice, bob, staff, settings):
+    """Twelve eight-seat Jeexa matches of seven Strong AIs each, made in 3 s, took the workers 755 s."""
+    settings.AI_ONLY_MATCHES_PER_PLAYER = 2
+    first, _second = create(alice, AGAINST_AI), create(alice, AGAINST_AI)
+    before = Match.objects.count()
+
+    with pytest.raises(services.ServiceError) as refused:
+        create(alice, AGAINST_AI)
+
+    assert refused.value.message == creating.TOO_MANY_AGAINST_THE_AI.format(count=2)
+    assert Match.objects.count() == before, "nothing stored"
+    assert create(alice, inviting(bob)).status == Status.OPEN, "a match with a person is another matter"
+    assert create(staff, AGAINST_AI) and create(staff, AGAINST_AI) and create(staff, AGAINST_AI)
+    services.match_resign(match_id=first.pk, user=alice)
+    assert create(alice, AGAINST_AI).status == Status.ACTIVE, "one ended: a place is free again"
+
+
+def test_a_match_the_player_left_to_the_ai_still_counts(alice, bob, carol, settings):
+    """Resigned with three players, the AI plays on alone: the workers' time goes on."""
+    settings.AI_ONLY_MATCHES_PER_PLAYER = 1
+    left = create(alice, [SeatSpec("creator"), SeatSpec("ai", ai_level=1), SeatSpec("ai", ai_level=1)], game="jeexa")
+    services.match_resign(match_id=left.pk, user=alice)
+    with pytest.raises(services.ServiceError):
+        create(alice, AGAINST_AI)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_two_matches_against_the_ai_sent_at_once_cannot_both_take_the_last_place(alice, monkeypatch, settings):
+    require_postgresql()
+    settings.AI_ONLY_MATCHES_PER_PLAYER = 2
+    create(alice, AGAINST_AI)
+    hold_the_lock_longer(monkeypatch, (creating, "clock_fields"))  # called after the count, before the match is stored
+
+    results = run_together(lambda: create(alice, AGAINST_AI), lambda: create(alice, AGAINST_AI))
+
+    assert sorted(type(result).__name__ for result in results) == ["Match", "ServiceError"], results
+    assert Match.objects.filter(created_by=alice, status=Status.ACTIVE).count() == 2

@@ -84,6 +84,7 @@ def enqueued(monkeypatch):
     """Tasks handed to Celery after a commit, recorded instead of published."""
     calls: list[tuple] = []
     monkeypatch.setattr(tasks, "enqueue_ai_move", lambda *args: calls.append(("ai_move", *args)))
+    monkeypatch.setattr(tasks, "enqueue_ai_move_alone", lambda *args: calls.append(("ai_move", *args)))
     monkeypatch.setattr(notification_tasks, "enqueue_notification", lambda *args: calls.append(("notification", *args)))
     return calls
 

@@ -453,8 +453,8 @@ def test_staff_can_hand_a_seat_to_the_ai(match, bob, staff, django_capture_on_co
         services.seat_replace_by_ai(match_id=match.pk, seat_number=0, level=1, actor=staff, reason="Alice left")
     seat = Seat.objects.get(match=match, number=0)
     assert seat.user is None and seat.ai_level == 1 and seat.former_user.username == "alice"
-    assert [c.func.__name__ for c in callbacks] == ["enqueue_ai_move", "enqueue_notification"], (
-        "the AI is asked to move since the seat is to act, and Alice is told"
+    assert [c.func.__name__ for c in callbacks] == ["enqueue_ai_move_alone", "enqueue_notification"], (
+        "the AI is asked to move since the seat is to act (Bob plays the AI alone now), and Alice is told"
     )
     told = Notification.objects.get(user__username="alice", kind=Notification.Kind.SEAT_TAKEN)
     assert "Staff gave your seat to the AI: Alice left." in told.body and told.subject.startswith("The AI now plays")

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import time
+import uuid
 from collections.abc import Callable
 from datetime import datetime, timedelta
 
@@ -24,6 +25,7 @@ from kombu.exceptions import OperationalError
 from config.celery import app
 from games import services, tasks
 from games.models import Match, MoveRecord, Seat
+from games.services import SeatSpec
 from notifications import tasks as notification_tasks
 from notifications.models import Notification
 from tests.accounts.conftest import profile_data
@@ -211,7 +213,7 @@ def test_the_ai_sweep_wakes_an_ai_seat_whose_task_was_lost(worker, alice, monkey
     def broker_down(*args):
         raise OperationalError("Error 111 connecting to 127.0.0.1:6379. Connection refused.")
 
-    monkeypatch.setattr(tasks, "enqueue_ai_move", broker_down)
+    monkeypatch.setattr(tasks, "enqueue_ai_move_alone", broker_down)  # Alice against the AI alone
     match = start_match(alice, ai_level=1)
     services.move_submit(match_id=match.pk, user=alice, move="1", expected_version=0)
     monkeypatch.undo()
@@ -272,3 +274,40 @@ def test_the_worker_sends_a_held_your_turn_on_the_players_new_clock_and_no_remin
         for message in mail.outbox
         if message.to == [bob.email] and message.subject.startswith("Time is running out")
     ]
+
+
+def test_the_ai_moves_several_people_wait_for_go_ahead_of_those_of_a_match_against_the_ai_alone(
+    monkeypatch, alice, bob
+):
+    published = []
+    monkeypatch.setattr(tasks.ai_move, "apply_async", lambda args, **options: published.append((args, options)))
+    alone = services.match_create(
+        creator=alice, game_slug="mancala", options={}, seats=[SeatSpec("ai", ai_level=1), SeatSpec("creator")]
+    )
+    several = services.match_create(
+        creator=alice,
+        game_slug="jeexa",
+        options={},
+        seats=[SeatSpec("ai", ai_level=1), SeatSpec("creator"), SeatSpec("user", username="bob")],
+    )
+    services.match_accept(match_id=several.pk, user=bob)
+    assert [(args[0], options.get("priority")) for args, options in published] == [
+        (alone.pk, tasks.AI_ALONE_PRIORITY),
+        (several.pk, None),
+    ]
+
+
+def test_the_broker_hands_out_the_ai_moves_people_wait_for_first():
+    """Redis keeps a list per priority and a worker reads them in order (kombu's priority_steps)."""
+    queue = f"priorities-{uuid.uuid4().hex}"
+    for match_id in (1, 2, 3):
+        tasks.ai_move.apply_async((match_id, 0), queue=queue, priority=tasks.AI_ALONE_PRIORITY)
+    tasks.ai_move.apply_async((99, 0), queue=queue)
+    with app.connection_for_read() as connection:
+        waiting = connection.SimpleQueue(queue)
+        try:
+            order = [waiting.get(timeout=5).payload[0][0] for _ in range(4)]
+        finally:
+            waiting.queue.delete()
+            waiting.close()
+    assert order[0] == 99, order
