@@ -19,7 +19,7 @@ _checkpoints_lock = threading.Lock()
 
 def initial_state(match: Match):
     game = match.game_obj
-    return game.initial_state(len(match.seats.all()), match.options, match.seed)
+    return game.initial_state_as_stored(match.state, len(match.seats.all()), match.options, match.seed)
 
 
 def replay_state(match: Match, moves: list[MoveRecord]):

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import math
 
-from games.rules.jeexa.grid import assess
+from games.rules.jeexa.goals import GOAL_NAMES, achieved
+from games.rules.jeexa.grid import assess, placed, steal_targets
 from games.rules.jeexa.pieces import COLOURS, IN, OUT, SHAPES, VALUES
 
 Point = tuple[float, float]
@@ -115,14 +116,18 @@ def puzzle(
     *,
     spots: dict | None = None,
     steals: dict | None = None,
-    linked: set | None = None,
+    counted: set | None = None,
     goal: set | None = None,
     in_hand: int | None = None,
+    hand: int = 0,
+    robbable: bool = True,
 ) -> dict:
     """Rows of cells covering the pieces and the spots where the piece in hand may go, and the
     numbers of their columns (each row's number is its cells' ``y``): the log names places by them.
 
-    ``linked`` (when given) marks the other pieces as loose: they would score nothing.
+    ``counted`` (when given) marks the other pieces as loose: they would score nothing if the hand
+    ended now. ``goal``: the pieces outlined (those a finished hand scored). ``hand`` and ``robbable``
+    (whether any other puzzle has a piece a joker could take) let each spot say what it makes.
     """
     spots, steals, goal = spots or {}, steals or {}, goal or set()
     at = {(p["x"], p["y"]): p for p in pieces}
@@ -137,13 +142,17 @@ def puzzle(
             cell: dict = {"x": x, "y": y, "piece": None, "options": []}
             if (x, y) in at:
                 p = at[x, y]
-                loose = linked is not None and (x, y) not in linked
+                loose = counted is not None and (x, y) not in counted
                 cell["piece"] = piece(
                     p["value"], p["rotation"], loose=loose, goal=(x, y) in goal, steal=steals.get((x, y))
                 )
             elif in_hand:
                 cell["options"] = [
-                    {**o, "piece": piece(in_hand, o["rotation"]), "makes": _makes(at, (x, y), in_hand, o)}
+                    {
+                        **o,
+                        "piece": piece(in_hand, o["rotation"]),
+                        "makes": _makes(at, (x, y), in_hand, o["rotation"], hand, robbable),
+                    }
                     for o in spots.get((x, y), [])
                 ]
             row.append(cell)
@@ -151,25 +160,36 @@ def puzzle(
     return {"rows": rows, "columns": list(range(min(xs), max(xs) + 1)), "count": len(pieces)}
 
 
-def _makes(at: dict, cell: tuple[int, int], value: int, option: dict) -> str:
+def _makes(at: dict, cell: tuple[int, int], value: int, rotation: int, hand: int, robbable: bool) -> str:
     """What a placement makes, as the move log will say it: a screen reader hears it with the
-    spot, since the turned piece's tabs and slots are only drawn."""
+    spot, since the turned piece's tabs and slots are only drawn. A placement that completes the
+    goal says so, not its jokers: winning ends the hand, and the jokers with it."""
     if not at:
         return "first piece of the hand"
     grid = {where: (p["value"], p["rotation"]) for where, p in at.items()}
-    joins, gaps = assess(grid, cell, value, option["rotation"]) or (0, 0)
+    joins, gaps = assess(grid, cell, value, rotation) or (0, 0)
     words = ["1 join" if joins == 1 else f"{joins} joins"] if joins else ["placed freely"]
-    if gaps:
-        words.append("1 joker" if gaps == 1 else f"{gaps} jokers")
+    if hand and achieved(hand, placed(grid, cell, value, rotation)):
+        words.append(f"completes the {GOAL_NAMES[hand]} and wins the hand")
+    elif gaps:
+        jokers = "1 joker" if gaps == 1 else f"{gaps} jokers"
+        words.append(jokers if robbable else f"{jokers}, but no piece can be stolen")
     return ", ".join(words)
 
 
 def present(view: dict, seat: int | None, legal: list[str]) -> dict:
     focus = seat if seat is not None else (view["to_move"] if view["to_move"] is not None else 0)
     spots, steals = _cells(legal)
+    # Whether a joker earned now could take a piece: one at an end of another player's chain.
+    robbable = any(
+        steal_targets({(p["x"], p["y"]): (p["value"], p["rotation"]) for p in pieces})
+        for owner, pieces in enumerate(view["grids"])
+        if owner != focus
+    )
     puzzles = []
     for owner, pieces in enumerate(view["grids"]):
-        linked = {tuple(cell) for cell in view["linked"][owner]}
+        standing = view["standing"][owner] if view["standing"] else None  # none once the game is over
+        counted = {tuple(cell) for cell in standing["cells"]} if standing else None
         mine = owner == focus
         own_steals = {(x, y): move for (victim, x, y), move in steals.items() if victim == owner}
         puzzles.append(
@@ -178,14 +198,16 @@ def present(view: dict, seat: int | None, legal: list[str]) -> dict:
                 "number": owner + 1,
                 "is_me": seat == owner,
                 "to_move": view["to_move"] == owner,
-                "linked_points": sum(p["value"] for p in pieces if (p["x"], p["y"]) in linked),
+                "points_now": standing["points"] if standing else None,
                 "has_targets": bool(own_steals),
                 **puzzle(
                     pieces,
                     spots=spots if mine else None,
                     steals=own_steals,
-                    linked=linked,
+                    counted=counted,
                     in_hand=view["piece"] if mine else None,
+                    hand=view["hand_number"] if not view["over"] else 0,
+                    robbable=robbable,
                 ),
             }
         )
@@ -216,15 +238,26 @@ def present(view: dict, seat: int | None, legal: list[str]) -> dict:
 
 
 def _last_hand(result: dict | None) -> dict | None:
+    """The hand just finished: every puzzle as it ended, the pieces each player scored outlined (the
+    winner's goal, everyone else's best partial goal), so that the scores can be checked by eye."""
     if result is None:
         return None
-    goal = {tuple(cell) for cell in result["goal_cells"]}
+    puzzles = [
+        {
+            "number": seat + 1,
+            "points": result["scores"][seat],
+            "won": seat == result["winner"],
+            **puzzle(pieces, goal={tuple(cell) for cell in result["scored"][seat]}),
+        }
+        for seat, pieces in enumerate(result["puzzles"])
+        if pieces  # a hand stored before every puzzle was kept has the winner's alone
+    ]
     return {
         "hand": result["hand"],
         "goal_name": result["goal_name"],
         "winner": None if result["winner"] is None else result["winner"] + 1,
         "points": None if result["winner"] is None else result["scores"][result["winner"]],
-        "puzzle": puzzle(result["pieces"], goal=goal),
+        "puzzles": puzzles,
         "scores": [{"number": seat + 1, "points": points} for seat, points in enumerate(result["scores"])],
     }
 

@@ -74,6 +74,14 @@ class Game:
             raise ValueError(f"{self.name} is played by {self.min_players} to {self.max_players} players.")
         return self._initial_state(num_players, self.resolve_options(options), seed)
 
+    def initial_state_as_stored(
+        self, stored: dict[str, Any], num_players: int, options: dict[str, str], seed: int
+    ) -> Any:
+        """The first position of a match whose latest stored state is ``stored``: by the rules it
+        was played by, where a game keeps a version of its rules in its state (the site's replay
+        rebuilds positions from here)."""
+        return self.initial_state(num_players, options, seed)
+
     # --- playing ------------------------------------------------------------------
 
     def normalize(self, move: str) -> str:

@@ -282,8 +282,8 @@ def test_a_stolen_piece_that_completes_the_goal_wins_the_hand():
     state = GAME.apply(position(POCKETS, COLUMN, COLUMN, piece=6, hand=2), 0, "0,-1,270")
     state = GAME.apply(state, 0, "steal 1 0,-2")  # Player 2's purple 6
     after = GAME.apply(state, 0, "0,-2,0")  # on the purple 6 placed this turn: a pair
-    assert after.last_hand.winner == 0 and set(after.last_hand.goal) == {(0, -2), (0, -1)}
-    assert after.scores[-1] == (6 + 6 + 20, 2 + 3, 2 + 3 + 6)  # Player 2 lost the 6
+    assert after.last_hand.winner == 0 and set(after.last_hand.scored[0]) == {(0, -2), (0, -1)}
+    assert after.scores[-1] == (6 + 6 + 20, 3, 6)  # each other player's best group: Player 2 lost the 6
     assert after.hand == 3 and after.starter == 0 and after.to_move == 0
     assert said(after)[0] == "Player 1 completes the pair and wins hand 2: 32 points"
 
@@ -350,14 +350,15 @@ def test_a_turn_is_lost_when_the_rolled_value_is_gone_from_the_pile():
     assert all(event.endswith("none left, turn lost") for event in said(after)[:-1])
 
 
-def test_a_hand_that_runs_out_of_pieces_scores_linked_pieces_without_bonus():
+def test_a_hand_that_runs_out_of_pieces_scores_everyones_best_partial_goal_without_bonus():
     """'If a hand runs out of pieces on the pile without a winner, each player's points are
-    scored without any bonus of 20 points.'"""
+    scored without any bonus of 20 points': each scores their best partial goal (our reading of
+    "linked pieces": linked toward what the hand asks)."""
     loose = (6, 6, 1, 0)
     state = position([(0, 0, 2, 0)], [*COLUMN, loose], piece=2, pile=(0,) * 6, hand=3)
     after = GAME.apply(state, 0, "0,1,0")  # a 2 under the 2: linked, but no quartet
     assert after.last_hand.winner is None
-    assert after.scores[-1] == (4, 11)  # the loose 1 of Player 2 does not count
+    assert after.scores[-1] == (2 + 2, 6)  # a quartet's partial goal: the most valuable group of one colour
     assert after.hand == 4 and after.starter == 1 and after.to_move == 1  # who could not draw starts
     assert "The pile is empty: hand 3 ends without a winner" in said(after)
 
@@ -442,15 +443,17 @@ def test_the_winner_scores_the_highest_set_that_meets_the_goal():
 # --- Scoring and hands -------------------------------------------------------------------------
 
 
-def test_scoring_winner_goal_pieces_plus_20_others_linked_pieces():
+def test_scoring_winner_goal_pieces_plus_20_others_their_best_partial_goal():
     """'The player who wins the hand, adds up the points of the pieces with which he has done
     what the hand determines him, plus a bonus for winning of 20 points. The rest of the
-    players score only the points of the linked pieces'"""
+    players score only the points of the linked pieces': linked toward the hand's goal, their
+    best partial goal (docs/rules/jeexa.md, Scoring)."""
     loose = (6, 6, 1, 0)
     state = position([(0, 0, 2, 0), (4, 4, 6, 0)], [*COLUMN, loose], piece=2, hand=2)
     after = GAME.apply(state, 0, "0,-1,0")
-    assert after.last_hand.winner == 0 and set(after.last_hand.goal) == {(0, 0), (0, -1)}
-    assert after.scores[-1] == (2 + 2 + 20, 2 + 3 + 6)
+    assert after.last_hand.winner == 0 and set(after.last_hand.scored[0]) == {(0, 0), (0, -1)}
+    assert after.scores[-1] == (2 + 2 + 20, 6)  # a pair's partial goal: the most valuable single piece
+    assert after.last_hand.scored[1] == ((0, -2),), "the purple 6 Player 2 scored"
     assert "Player 1 completes the pair and wins hand 2: 24 points" in said(after)
 
 

@@ -69,9 +69,13 @@ Hands and goals
   moment the player who placed meets it. [code] Jokers still pending are lost with it.
 - [spec] The winner scores the values of the pieces forming the goal, [ours] the
   highest-scoring such set (a group of five when a trio is asked counts three pieces), + 20;
-  [ours] every other player scores his pieces that have at least one join.
+  [spec] every other player scores his best partial goal (``goals.partial``): the most
+  valuable group of one colour (hands 1, 2, 3, 5), the most valuable path of consecutive
+  joined values (hand 4), two groups counted up to 4 and 3 pieces (hand 6). [code] Matches
+  begun under our first reading (every piece with a join) keep it: their states have no
+  ``scoring`` and load as ``joined pieces``; ``initial_state_as_stored`` replays them so.
 - [spec] If a turn starts with the pile empty, the hand ends without a winner and everyone
-  scores linked pieces, no bonus. [code] A player who still has jokers finishes his turn
+  scores his best partial goal, no bonus. [code] A player who still has jokers finishes his turn
   first (stealing needs no pile). [code] The player who could not draw starts the next hand.
 - [code] Completing the goal is never forced by the rules beyond the fitting rule: a player
   who can fit elsewhere may choose not to end the hand.
@@ -87,8 +91,9 @@ Notation, view and log
   clockwise; ``steal 3 0,1`` takes the piece at 0,1 from seat 3 (seats count from 0, so that
   is Player 4).
 - [code] ``view`` adds to the spec's keys the piece in hand (``piece``, ``stolen_from``), which
-  rule places it (``placement_rule``: first, fit or free), the steal targets, the linked cells,
-  totals, the last hand's result (winner, goal cells, the winner's puzzle, scores) and
+  rule places it (``placement_rule``: first, fit or free), the steal targets, each seat's
+  standing (what it would score now), totals, the last hand's result (winner, scores, every
+  puzzle and the cells each seat scored) and
   ``events``; it never holds the seed or a future roll.
 - [code] ``describe`` names the roll, the piece, the cell and turn, the joins or "placed
   freely", the jokers earned, and then everything that followed by itself.

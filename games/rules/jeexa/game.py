@@ -2,24 +2,27 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any, ClassVar
 
 from games.engine import words
 from games.engine.base import Game, IllegalMove, Outcome
 from games.engine.words import Parts, Who, sentence
 from games.rules.jeexa import ai
-from games.rules.jeexa.goals import GOAL_NAMES, GOAL_TEXT, HANDS
-from games.rules.jeexa.grid import Grid, assess, grid_of, links, placements
+from games.rules.jeexa.goals import GOAL_NAMES, GOAL_TEXT, HANDS, Goal
+from games.rules.jeexa.grid import assess, grid_of, placements
 from games.rules.jeexa.notation import Place, Steal, format_place, format_steal, parse_move
 from games.rules.jeexa.pieces import COLOURS, MAX_SETS, PIECES_PER_VALUE, SHAPES, VALUES, a_label, label
 from games.rules.jeexa.refusals import NO_JOKER, USE_JOKER_FIRST, why_not_place, why_not_steal
 from games.rules.jeexa.rules import (
+    JOINED_PIECES,
     HandResult,
     State,
     full_count,
     new_game,
     place,
     sets_for,
+    standing,
     steal,
     targets,
     totals,
@@ -41,8 +44,10 @@ STATE_KEYS = (
     "scores",
     "last_hand",
     "events",
+    "scoring",
 )
-HAND_KEYS = ("hand", "winner", "scores", "pieces", "goal")
+HAND_KEYS = ("hand", "winner", "scores", "puzzles", "scored")
+LEGACY_HAND_KEYS = ("hand", "winner", "scores", "pieces", "goal")
 MOST_PIECES = PIECES_PER_VALUE * len(VALUES) * MAX_SETS  # two sets: 120
 
 
@@ -133,7 +138,8 @@ class Jeexa(Game):
             "placement_rule": rule,
             "pile": list(state.pile),
             "grids": [[_piece_view(p) for p in grid] for grid in state.grids],
-            "linked": [sorted(_linked_cells(grid_of(grid))) for grid in state.grids],
+            # What each would score if the hand ended now without their winning it, and with which pieces.
+            "standing": [_goal_view(standing(state, seat)) for seat in range(state.players)] if not state.over else [],
             "jokers": state.jokers,
             "steal_targets": [[victim, x, y] for victim, (x, y) in targets(state, state.to_move)]
             if state.stealing
@@ -186,10 +192,12 @@ class Jeexa(Game):
             "scores": [list(row) for row in state.scores],
             "last_hand": _dump_hand(state.last_hand),
             "events": [words.dump(event) for event in state.events],
+            "scoring": state.scoring,
         }
 
     def load(self, data: dict[str, Any]) -> State:
-        if set(data) != set(STATE_KEYS):
+        # A position stored before the scoring by partial goals holds no "scoring": its match keeps the first.
+        if set(data) | {"scoring"} != set(STATE_KEYS):
             raise ValueError("This is not a stored Jeexa position.")
         return State(
             players=data["players"],
@@ -207,7 +215,15 @@ class Jeexa(Game):
             scores=tuple(tuple(row) for row in data["scores"]),
             last_hand=_load_hand(data["last_hand"]),
             events=tuple(_load_event(event) for event in data["events"]),
+            scoring=data.get("scoring", JOINED_PIECES),
         )
+
+    def initial_state_as_stored(
+        self, stored: dict[str, Any], num_players: int, options: dict[str, str], seed: int
+    ) -> State:
+        # A match begun before the scoring by partial goals replays by the rules it was played by.
+        first: State = self.initial_state(num_players, options, seed)
+        return replace(first, scoring=stored.get("scoring", JOINED_PIECES))
 
     # --- AI -----------------------------------------------------------------------
 
@@ -249,8 +265,8 @@ def _piece_view(piece: tuple[int, int, int, int]) -> dict[str, Any]:
     return {"x": x, "y": y, "value": value, "rotation": rotation}
 
 
-def _linked_cells(grid: Grid) -> list[list[int]]:
-    return [[x, y] for (x, y), partners in links(grid).items() if partners]
+def _goal_view(goal: Goal) -> dict[str, Any]:
+    return {"points": goal.points, "cells": [list(cell) for cell in sorted(goal.cells)]}
 
 
 def _hand_view(result: HandResult | None) -> dict[str, Any] | None:
@@ -262,8 +278,8 @@ def _hand_view(result: HandResult | None) -> dict[str, Any] | None:
         "goal_name": GOAL_NAMES[result.hand],
         "winner": result.winner,
         "scores": list(result.scores),
-        "pieces": [_piece_view(p) for p in result.pieces],
-        "goal_cells": [list(cell) for cell in result.goal],
+        "puzzles": [[_piece_view(p) for p in puzzle] for puzzle in result.puzzles],
+        "scored": [[list(cell) for cell in cells] for cells in result.scored],
     }
 
 
@@ -274,20 +290,27 @@ def _dump_hand(result: HandResult | None) -> dict[str, Any] | None:
         "hand": result.hand,
         "winner": result.winner,
         "scores": list(result.scores),
-        "pieces": [list(p) for p in result.pieces],
-        "goal": [list(cell) for cell in result.goal],
+        "puzzles": [[list(p) for p in puzzle] for puzzle in result.puzzles],
+        "scored": [[list(cell) for cell in cells] for cells in result.scored],
     }
 
 
 def _load_hand(data: dict[str, Any] | None) -> HandResult | None:
     if data is None:
         return None
-    if set(data) != set(HAND_KEYS):
+    if set(data) == set(LEGACY_HAND_KEYS):  # stored before every puzzle was kept: the winner's alone
+        seats = range(len(data["scores"]))
+        data = {
+            **data,
+            "puzzles": [data["pieces"] if seat == data["winner"] else [] for seat in seats],
+            "scored": [data["goal"] if seat == data["winner"] else [] for seat in seats],
+        }
+    elif set(data) != set(HAND_KEYS):
         raise ValueError("This is not a stored Jeexa position.")
     return HandResult(
         hand=data["hand"],
         winner=data["winner"],
         scores=tuple(data["scores"]),
-        pieces=tuple(tuple(p) for p in data["pieces"]),
-        goal=tuple(tuple(cell) for cell in data["goal"]),
+        puzzles=tuple(tuple(tuple(p) for p in puzzle) for puzzle in data["puzzles"]),
+        scored=tuple(tuple(tuple(cell) for cell in cells) for cells in data["scored"]),
     )

@@ -156,3 +156,48 @@ def _parts(graph: dict[Cell, list[Cell]]) -> list[list[Cell]]:
                     order.append(other)
         parts.append(order)
     return parts
+
+
+def partial(hand: int, grid: Grid) -> Goal:
+    """What a player who did not win the hand scores: the best partial goal. For the colour goals
+    the most valuable group (of one colour, joined among themselves; a single piece is a group of
+    one); for the staircase the most valuable path of consecutive values, each joined to the next
+    (one to three pieces); for hand six two different groups counted up to 4 and 3 pieces (one
+    group, up to 4, when there is only one). Nothing for an empty puzzle."""
+    if not grid:
+        return Goal(0, ())
+    if hand == STAIRCASE_HAND:
+        return _best_path(grid)
+    groups = components(grid)
+    if hand in SAME_COLOUR:
+        value, cells = max(groups, key=lambda group: (len(group[1]) * group[0], group[0]))
+        return Goal(len(cells) * value, tuple(cells))
+    best = Goal(0, ())
+    for i, (big_value, big_cells) in enumerate(groups):
+        big = big_cells[:BIG]
+        best = _better(best, Goal(len(big) * big_value, tuple(big)))
+        for j, (small_value, small_cells) in enumerate(groups):
+            if i != j:
+                small = small_cells[:SMALL]
+                best = _better(best, Goal(len(big) * big_value + len(small) * small_value, (*big, *small)))
+    return best
+
+
+def _best_path(grid: Grid) -> Goal:
+    """The most valuable path of consecutive values, each piece joined to the next, of at most
+    ``STEPS - 1`` pieces (four would be the staircase itself)."""
+    graph = links(grid)
+    best = Goal(0, ())
+
+    def walk(path: list[Cell]) -> None:
+        nonlocal best
+        best = _better(best, Goal(sum(grid[cell][0] for cell in path), tuple(path)))
+        if len(path) < STEPS - 1:
+            wanted = grid[path[-1]][0] + 1
+            for other in sorted(graph[path[-1]]):
+                if grid[other][0] == wanted:
+                    walk([*path, other])
+
+    for start in sorted(grid):
+        walk([start])
+    return best

@@ -11,13 +11,14 @@ from dataclasses import dataclass, replace
 
 from games.engine.rng import rng_for
 from games.engine.words import Parts, Who, sentence
-from games.rules.jeexa.goals import GOAL_NAMES, HANDS, Goal, achieved
+from games.rules.jeexa.goals import GOAL_NAMES, HANDS, Goal, achieved, partial
 from games.rules.jeexa.grid import (
     Cell,
     Piece,
     assess,
     grid_of,
     linked_points,
+    links,
     pieces_of,
     placed,
     removed,
@@ -26,6 +27,11 @@ from games.rules.jeexa.grid import (
 from games.rules.jeexa.pieces import MAX_SETS, PIECES_PER_VALUE, VALUES, label
 
 WIN_BONUS = 20
+# How a player who does not win a hand scores: their best partial goal (``goals.partial``). Matches
+# begun before this reading keep the first one, every piece with a join, to their end: their stored
+# states have no ``scoring`` and load with it, and they replay as they were played.
+PARTIAL_GOAL = "partial goal"
+JOINED_PIECES = "joined pieces"
 SINGLE_SET_PLAYERS = 4  # above this many players two sets are combined
 DIE_SALT = "jeexa-die"
 
@@ -37,8 +43,8 @@ class HandResult:
     hand: int
     winner: int | None  # None: the pile ran out
     scores: tuple[int, ...]
-    pieces: tuple[Piece, ...]  # the winner's puzzle as it was when the hand ended
-    goal: tuple[Cell, ...]  # the cells of the pieces that met the goal
+    puzzles: tuple[tuple[Piece, ...], ...]  # every puzzle as it was when the hand ended
+    scored: tuple[tuple[Cell, ...], ...]  # per seat, the cells of the pieces it scored
 
 
 @dataclass(frozen=True)
@@ -58,6 +64,7 @@ class State:
     scores: tuple[tuple[int, ...], ...]  # one row per finished hand, one score per seat
     last_hand: HandResult | None
     events: tuple[Parts, ...]  # what happened by itself after the last move (rolls, lost turns)
+    scoring: str = PARTIAL_GOAL
 
     @property
     def over(self) -> bool:
@@ -211,12 +218,28 @@ def _start_turn(state: State, seat: int, events: list[Parts]) -> State:
         attempt += 1
 
 
+def hand_scores(state: State, winner: int | None, goal: Goal | None) -> list[Goal]:
+    """What each seat scores for the hand under way, and with which pieces: the winner the goal
+    (its highest set) and the bonus; everyone else, and everyone when the pile ran out, their best
+    partial goal (in matches begun before that reading: every piece with a join)."""
+    return [
+        Goal(goal.points + WIN_BONUS, goal.cells) if seat == winner and goal is not None else standing(state, seat)
+        for seat in range(state.players)
+    ]
+
+
+def standing(state: State, seat: int) -> Goal:
+    """What ``seat`` would score if the hand under way ended now and they had not won it."""
+    grid = grid_of(state.grids[seat])
+    if state.scoring == JOINED_PIECES:
+        return Goal(linked_points(grid), tuple(cell for cell, partners in links(grid).items() if partners))
+    return partial(state.hand, grid)
+
+
 def _end_hand(state: State, winner: int | None, goal: Goal | None, starter: int, events: list[Parts]) -> State:
     """Score the hand; start the next one with ``starter`` or end the game after the sixth."""
-    scores = tuple(
-        goal.points + WIN_BONUS if seat == winner and goal else linked_points(grid_of(state.grids[seat]))
-        for seat in range(state.players)
-    )
+    scored = hand_scores(state, winner, goal)
+    scores = tuple(part.points for part in scored)
     if winner is not None and goal is not None:
         name = GOAL_NAMES[state.hand]
         events.append(
@@ -226,8 +249,8 @@ def _end_hand(state: State, winner: int | None, goal: Goal | None, starter: int,
         hand=state.hand,
         winner=winner,
         scores=scores,
-        pieces=state.grids[winner] if winner is not None else (),
-        goal=goal.cells if goal else (),
+        puzzles=state.grids,
+        scored=tuple(part.cells for part in scored),
     )
     state = replace(state, scores=(*state.scores, scores), last_hand=result, jokers=0, piece=0, stolen_from=None)
     if state.hand == HANDS:
