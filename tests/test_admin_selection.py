@@ -32,10 +32,15 @@ def staff_client(client, staff):
     return client
 
 
+# Whole numbers no row's id can be: past what a 64-bit column holds, on either side.
+BEYOND_EVERY_ID = ["999999999999999999999999999999", str(2**63), str(-(2**63) - 1)]
+
+
 @pytest.mark.parametrize(("changelist", "action"), lists_with_actions())
-@pytest.mark.parametrize("selected", [["abc"], [""], ["1.5"]])
+@pytest.mark.parametrize("selected", [["abc"], [""], ["1.5"], *([number] for number in BEYOND_EVERY_ID)])
 def test_a_forged_selection_is_refused_in_words_on_every_list(staff_client, changelist, action, selected):
-    """Django answered 500 (ValueError: Field 'id' expected a number but got 'abc')."""
+    """Django answered 500 (ValueError: Field 'id' expected a number but got 'abc'; on SQLite,
+    OverflowError for a number past 64 bits, which PostgreSQL compared and found no row for)."""
     response = staff_client.post(changelist, {"action": action, "index": "0", "_selected_action": selected})
 
     assert response.status_code == 302 and response.url == changelist
@@ -63,3 +68,20 @@ def test_real_rows_still_get_the_action(staff_client, carol):
 
     assert not User.objects.filter(pk=carol.pk).exists()
     assert Match.objects.count() == 0
+
+
+def change_pages() -> list[str]:
+    """The name of the change page of every model in the admin."""
+    return [f"admin:{model._meta.app_label}_{model._meta.model_name}_change" for model in admin.site._registry]
+
+
+@pytest.mark.parametrize("page", change_pages())
+@pytest.mark.parametrize("number", BEYOND_EVERY_ID)
+def test_an_object_page_for_an_id_no_row_can_have_says_there_is_no_such_row(staff_client, page, number):
+    """A match's page answered 500 on SQLite (OverflowError: Python int too large to convert to SQLite
+    INTEGER, from the messages its page lists): Django's answer to a row that does not exist."""
+    response = staff_client.get(reverse(page, args=[number]))
+
+    assert response.status_code == 302 and response.url == reverse("admin:index")
+    said = [message.message for message in get_messages(response.wsgi_request)]
+    assert len(said) == 1 and f"ID “{number}” doesn’t exist" in said[0]
