@@ -118,15 +118,31 @@ def payload(text: str) -> dict[str, object]:
     return {"content": text, "allowed_mentions": {"parse": []}, "text": slack}
 
 
-# IPv6 addresses that carry an IPv4 one, which Python counts as global whatever it carries: a
-# NAT64 gateway (IPv6-only hosts) turns 64:ff9b::a00:1 into 10.0.0.1, and ::127.0.0.1 is the
-# old "IPv4-compatible" form of 127.0.0.1.
-CARRY_IPV4 = (ipaddress.ip_network("64:ff9b::/96"), ipaddress.ip_network("::/96"))
+# IPv6 addresses that carry an IPv4 one in their last 32 bits, some of which Python counts as
+# global whatever they carry: a NAT64 gateway (IPv6-only hosts) turns 64:ff9b::a00:1 into
+# 10.0.0.1 (and 64:ff9b:1::/48, RFC 8215, is NAT64 for local use); ::127.0.0.1 is the old
+# "IPv4-compatible" form of 127.0.0.1, ::ffff:127.0.0.1 its "mapped" form and
+# ::ffff:0:127.0.0.1 its "translated" one (RFC 2765).
+CARRY_IPV4 = tuple(
+    ipaddress.IPv6Network(network)
+    for network in ("64:ff9b::/96", "64:ff9b:1::/48", "::/96", "::ffff:0:0/96", "::ffff:0:0:0/96")
+)
+
+
+def _carried_ipv4(address: ipaddress.IPv6Address) -> list[ipaddress.IPv4Address]:
+    """The IPv4 addresses ``address`` leads to: the one it carries in its last 32 bits, the one of
+    a 6to4 relay (2002::/16) or the server and client of a Teredo tunnel (2001::/32)."""
+    carried = [ipaddress.IPv4Address(int(address) & 0xFFFFFFFF)] if any(address in n for n in CARRY_IPV4) else []
+    if address.sixtofour is not None:
+        carried.append(address.sixtofour)
+    if address.teredo is not None:
+        carried.extend(address.teredo)
+    return carried
 
 
 def _public(address: ipaddress.IPv4Address | ipaddress.IPv6Address) -> bool:
-    if address.version == 6 and any(address in network for network in CARRY_IPV4):
-        return address.is_global and ipaddress.IPv4Address(int(address) & 0xFFFFFFFF).is_global
+    if address.version == 6:
+        return address.is_global and all(ipv4.is_global for ipv4 in _carried_ipv4(address))
     return address.is_global
 
 

@@ -6,6 +6,7 @@ go to an HTTP server on 127.0.0.1."""
 
 from __future__ import annotations
 
+import ipaddress
 import logging
 import socket
 
@@ -181,12 +182,51 @@ def test_a_host_that_rebinds_to_a_private_address_after_the_check_is_never_reach
         "100.64.0.1",
         "[64:ff9b::a9fe:a9fe]",
         "[::127.0.0.1]",
+        # IPv6 addresses that carry a private IPv4 one, each form of it: Python counted the
+        # "IPv4-translated" ::ffff:0:a.b.c.d (RFC 2765) as global, so it reached 127.0.0.1.
+        "[::ffff:0:127.0.0.1]",
+        "[::ffff:0:a00:1]",
+        "[::ffff:127.0.0.1]",
+        "[::ffff:10.0.0.1]",
+        "[64:ff9b:1::a00:1]",  # NAT64 for local use (RFC 8215)
+        "[2002:7f00:1::]",  # 6to4 of 127.0.0.1
+        "[2002:a9fe:a9fe::1]",  # 6to4 of 169.254.169.254
+        "[2001:0:a00:1:8000:0:a247:28f1]",  # Teredo, its server 10.0.0.1
+        "[2001:0:5db8:d70e::80ff:fffe]",  # Teredo, its client 127.0.0.1 (written inverted)
     ],
 )
 def test_webhook_hosts_inside_private_networks_are_refused(settings, host):
     settings.WEBHOOK_ALLOW_PRIVATE_ADDRESSES = False
     with pytest.raises(webhooks.Refused, match="private network"):
         webhooks.post(f"http://{host}/hook", "Your turn")
+
+
+@pytest.mark.parametrize(
+    "address",
+    ["::ffff:93.184.215.14", "::ffff:0:93.184.215.14", "64:ff9b::5db8:d70e", "2606:4700:4700::1111", "93.184.215.14"],
+)
+def test_an_address_that_carries_a_public_ipv4_address_is_public(address):
+    assert webhooks._public(ipaddress.ip_address(address))
+
+
+@pytest.mark.parametrize(
+    ("address", "carried"),
+    [
+        ("::ffff:0:127.0.0.1", "127.0.0.1"),
+        ("64:ff9b:1:ffff::a00:1", "10.0.0.1"),
+        ("2002:c0a8:101::", "192.168.1.1"),
+        ("2001:0:a00:1:8000:0:a247:28f1", "10.0.0.1"),
+        ("2001:0:5db8:d70e::80ff:fffe", "127.0.0.1"),
+    ],
+)
+def test_an_address_that_carries_a_private_ipv4_address_is_refused_whatever_python_thinks_of_it(
+    monkeypatch, address, carried
+):
+    """Which of these ranges Python counts as global changed between its releases (6to4 and
+    Teredo were global before 3.12.4): the IPv4 address each carries decides, however it is asked."""
+    monkeypatch.setattr(ipaddress.IPv6Address, "is_global", property(lambda self: True))
+    assert ipaddress.ip_address(carried) in webhooks._carried_ipv4(ipaddress.IPv6Address(address))
+    assert not webhooks._public(ipaddress.ip_address(address))
 
 
 @pytest.mark.parametrize(
