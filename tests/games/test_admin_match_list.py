@@ -117,7 +117,9 @@ def test_a_player_who_is_not_staff_is_sent_to_the_admin_login(client, alice, mat
     assert response.url.startswith(reverse("admin:login"))
 
 
-def test_the_changelist_makes_as_many_queries_for_twelve_matches_as_for_two(staff_client, alice, bob, carol):
+def test_the_changelist_makes_as_many_queries_for_twelve_matches_as_for_two(staff_client, alice, bob, carol, settings):
+    settings.AI_ONLY_MATCHES_PER_PLAYER = 12
+
     def changelist_queries() -> int:
         with CaptureQueriesContext(connection) as queries:
             response = staff_client.get(CHANGELIST)

@@ -150,10 +150,10 @@ def test_mecca_names_a_shared_win_by_the_player_who_left_and_the_ai_that_took_th
 
 
 def test_jeexa_names_its_winner_among_ai_seats(client, alice, bob, monkeypatch):
-    match = played_to_the_end(new_match("jeexa", alice, bob, "ai", "ai", seed=1, monkeypatch=monkeypatch))
-    assert match.result["winners"] == [2]
+    match = played_to_the_end(new_match("jeexa", alice, bob, "ai", "ai", seed=3, monkeypatch=monkeypatch))
+    assert match.result["winners"] == [3]
 
-    assert assert_the_same_winners(client, match, alice, bob) == "AI (Easy, player 3)"
+    assert assert_the_same_winners(client, match, bob, alice) == "AI (Easy, player 4)"  # Bob made the last move
 
 
 def test_the_mesopotamia_board_says_whose_turn_it_is_by_the_name_the_log_uses(client, alice, bob, monkeypatch):
