@@ -66,6 +66,14 @@ if not DEBUG:
     ]
     if missing:
         refuse_to_start(f"set {' and '.join(missing)} when DJANGO_DEBUG is off (see the README, Configuration).")
+    # What check --deploy asks of a key (security.W009): a shorter one could be found by trying, and
+    # with it anyone signs sessions, password-reset and unsubscribe links.
+    if len(SECRET_KEY) < 50 or len(set(SECRET_KEY)) < 5:
+        refuse_to_start(
+            "DJANGO_SECRET_KEY must be at least 50 characters, at least 5 of them different, when DJANGO_DEBUG "
+            f"is off (it has {len(SECRET_KEY)}, {len(set(SECRET_KEY))} different). "
+            "Make one with python3 -c 'import secrets; print(secrets.token_urlsafe(50))'"
+        )
 SECRET_KEY = SECRET_KEY or "dev-only-not-secret-" + "x" * 40
 
 CSRF_TRUSTED_ORIGINS = env_list("DJANGO_CSRF_TRUSTED_ORIGINS")
@@ -91,6 +99,8 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # First: every answer, a refusal by the middleware below too, carries the request's id (config/middleware.py).
+    "config.middleware.RequestId",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     # Pages and htmx fragments are compressed for browsers that ask (the move log grows with the
@@ -126,6 +136,8 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                # After those two: where the request has no user to show (an error page), a visitor signed out.
+                "config.context_processors.visitor",
                 "django.template.context_processors.csp",
                 "games.context_processors.waiting",
             ],
@@ -210,6 +222,9 @@ DEFAULT_FROM_EMAIL = env("DEFAULT_FROM_EMAIL", f"{SITE_NAME} <noreply@boardgames
 # Staff addresses, comma-separated: a message a player reports is emailed there (chat.services.report_staff_tell).
 # None set: reports are only listed in the admin.
 MANAGERS = env_list("MANAGERS")
+# Operators' addresses ("Name <address>" or the address), comma-separated: each server error (a 500) is
+# mailed there by a worker (config/errors.py). None set: it is only in the log.
+ADMINS = env_list("DJANGO_ADMINS")
 # Where the development backend writes every email (no EMAIL_HOST), kept MAIL_FILES_KEEP_DAYS.
 MAIL_FILE_PATH = VAR_DIR / "mail"
 if env("EMAIL_HOST"):
@@ -398,12 +413,25 @@ if LOG_LEVEL not in logging.getLevelNamesMapping():
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "filters": {"secrets_hidden": {"()": "config.logs.SecretsInPathsHidden"}},
+    "filters": {
+        "secrets_hidden": {"()": "config.logs.SecretsInPathsHidden"},
+        "request_id": {"()": "config.logs.RequestIdAttached"},
+    },
     "formatters": {
-        "django.server": {"()": "django.utils.log.ServerFormatter", "format": "[{server_time}] {message}", "style": "{"}
+        "django.server": {
+            "()": "django.utils.log.ServerFormatter",
+            "format": "[{server_time}] {message}",
+            "style": "{",
+        },
+        # A line written while answering a request starts with its id, which a 500 page shows the player.
+        "request_id": {"()": "config.logs.RequestIdFirst"},
     },
     "handlers": {
-        "console": {"class": "logging.StreamHandler", "filters": ["secrets_hidden"]},
+        "console": {
+            "class": "logging.StreamHandler",
+            "filters": ["secrets_hidden", "request_id"],
+            "formatter": "request_id",
+        },
         "django.server": {
             "class": "logging.StreamHandler",
             "formatter": "django.server",

@@ -17,3 +17,6 @@ urlpatterns = [
     path("", include("games.urls")),
     path("", include("chat.urls")),
 ]
+
+# With debug off: the page with the failure's reference, and ADMINS told (config/errors.py).
+handler500 = "config.errors.server_error"

@@ -4,6 +4,7 @@ process: settings are read once)."""
 from __future__ import annotations
 
 import os
+import secrets
 import subprocess
 import sys
 from pathlib import Path
@@ -104,6 +105,30 @@ def test_with_debug_off_a_missing_secret_key_or_host_list_stops_the_site_in_one_
     assert done.stderr.strip() == (
         f"The site cannot start: set {' and '.join(unset)} when DJANGO_DEBUG is off (see the README, Configuration)."
     )
+
+
+MAKE_A_KEY = "python3 -c 'import secrets; print(secrets.token_urlsafe(50))'"
+
+
+@pytest.mark.parametrize("key", ["changeme", "a-short-key-0123456789-abcdefghijklmnopqrstuvwxyz", "x" * 64])
+def test_with_debug_off_a_secret_key_anyone_could_guess_stops_the_site_in_one_line(tmp_path, key):
+    """``check --deploy`` warned (security.W009) and the site ran, signing sessions, password-reset
+    links and unsubscribe links with a key that could be found by trying."""
+    done = run(["manage.py", "check"], tmp_path, **{**PRODUCTION, "DJANGO_SECRET_KEY": key})
+    assert done.returncode == 3
+    assert done.stderr.strip() == (
+        "The site cannot start: DJANGO_SECRET_KEY must be at least 50 characters, at least 5 of them different, "
+        f"when DJANGO_DEBUG is off (it has {len(key)}, {len(set(key))} different). Make one with {MAKE_A_KEY}"
+    )
+
+
+def test_with_debug_off_a_long_random_secret_key_starts_the_site(tmp_path):
+    done = run(["manage.py", "check"], tmp_path, **{**PRODUCTION, "DJANGO_SECRET_KEY": secrets.token_urlsafe(38)})
+    assert done.returncode == 0, done.stderr
+
+
+def test_with_debug_on_the_secret_key_is_not_checked(tmp_path):
+    assert run(["manage.py", "check"], tmp_path, DJANGO_SECRET_KEY="changeme").returncode == 0
 
 
 def test_an_optional_variable_set_to_nothing_counts_as_not_set(tmp_path):
@@ -210,3 +235,10 @@ def test_the_staff_addresses_for_reported_messages_are_a_comma_separated_list(tm
     assert run(["-c", code], tmp_path).stdout.strip() == "[]"
     given = run(["-c", code], tmp_path, MANAGERS=" mods@example.org, owner@example.org ,")
     assert given.stdout.strip() == "['mods@example.org', 'owner@example.org']", given.stderr
+
+
+def test_the_addresses_told_of_a_server_error_are_a_comma_separated_list(tmp_path):
+    code = "import django; django.setup(); from django.conf import settings as s; print(s.ADMINS)"
+    assert run(["-c", code], tmp_path).stdout.strip() == "[]"
+    given = run(["-c", code], tmp_path, DJANGO_ADMINS=" Ops <ops@example.org>, dev@example.org ,")
+    assert given.stdout.strip() == "['Ops <ops@example.org>', 'dev@example.org']", given.stderr

@@ -72,7 +72,7 @@ def test_the_site_command_serves_and_a_kill_stops_web_worker_and_beat(tmp_path, 
         VAR_DIR=str(tmp_path),
         DJANGO_SETTINGS_MODULE="config.settings",
         DJANGO_DEBUG=debug,
-        DJANGO_SECRET_KEY="runsite-test-key",
+        DJANGO_SECRET_KEY="runsite-test-key-long-enough-for-debug-off-0123456789",
         DJANGO_ALLOWED_HOSTS="127.0.0.1",
     )
     site = subprocess.Popen(
