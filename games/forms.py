@@ -91,6 +91,26 @@ class MatchCreateForm(FocusFirstRefused, forms.Form):
         help_text="With more than two players the AI always takes the late player's seat.",
     )
 
+    # Not required, as the clock's: a form without them makes a rated public match, its messages the players'.
+    rating = forms.ChoiceField(
+        choices=[("rated", "Rated: the result changes the players' ratings"), ("casual", "Casual: no rating changes")],
+        initial="rated",
+        required=False,
+        label="Rating",
+    )
+    visibility = forms.ChoiceField(
+        choices=[("public", "Public: anyone may watch, signed in or not"), ("private", "Private: its players only")],
+        initial="public",
+        required=False,
+        label="Who may watch",
+    )
+    chat = forms.ChoiceField(
+        choices=[("players", "Its players only"), ("everyone", "Everyone who may watch")],
+        initial="players",
+        required=False,
+        label="Who reads the players' messages",
+    )
+
     # One per form shown: the same form sent again (Back, then Create) finds the match it made.
     # (No length limit here: a hidden field's refusal would show nowhere. The view reads at most FORM_TOKEN_LENGTH.)
     form_token = forms.CharField(widget=forms.HiddenInput, required=False)
@@ -178,6 +198,9 @@ class MatchCreateForm(FocusFirstRefused, forms.Form):
         if not specs and not seat_refused:  # a refused choice says why already
             self.add_error(None, NO_ONE_ELSE)
         data["seat_specs"] = specs
+        data["rated"] = data.get("rating") != "casual"
+        data["public"] = data.get("visibility") != "private"
+        data["chat_public"] = data.get("chat") == "everyone" and data["public"]
         data["options"] = {name: data.get(f"option_{name}") for name in self.game.options}
         data["clock"] = ClockSpec(
             time_control=data.get("time_control") or TimeControl.NONE,

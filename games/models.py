@@ -97,6 +97,11 @@ class Match(models.Model):
     # invited players still to answer were told it runs out (once per such moment).
     open_until = models.DateTimeField(null=True, blank=True)
     open_until_told = models.BooleanField(default=False)
+    # The creator's choices: whether the result changes the players' ratings, whether anyone (signed
+    # in or not) may watch, and whether those watching read the players' messages too.
+    rated = models.BooleanField(default=True)
+    public = models.BooleanField(default=True)
+    chat_public = models.BooleanField(default=False)
 
     class Meta:
         verbose_name_plural = "matches"
@@ -209,6 +214,9 @@ class Seat(models.Model):
     paused_seconds = models.PositiveIntegerField(null=True, blank=True)
     # When the player last had the match page open (throttled): no email about what they see.
     last_seen_at = models.DateTimeField(null=True, blank=True)
+    # Turns its player finished on a clock, and those their clock ran out in: how reliable a player is.
+    turns = models.PositiveIntegerField(default=0)
+    timeouts = models.PositiveIntegerField(default=0)
 
     class Meta:
         ordering = ["number"]

@@ -16,6 +16,9 @@ invitation_expiring = Signal()
 # match, seat (its user loaded), watching: a person's turn began. ``watching``: the player whose
 # own action began it (starting the match), who is looking at the page.
 turn_started = Signal()
+# match: the match has just finished with a result (``match.result``; its seats are read from the
+# database), once: played out, resigned or timed out, never cancelled (ratings count it).
+match_finished = Signal()
 # match, seats, seat, user, last_move: the match ended and ``user`` (on ``seat``, or on the seat
 # the AI took from them) hears the result. ``last_move``: the line of the move that ended it, or "".
 match_ended = Signal()

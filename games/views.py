@@ -152,6 +152,9 @@ def match_new(request, slug: str):
                     game_slug=slug,
                     options=form.cleaned_data["options"],
                     clock=form.cleaned_data["clock"],
+                    rated=form.cleaned_data["rated"],
+                    public=form.cleaned_data["public"],
+                    chat_public=form.cleaned_data["chat_public"],
                     seats=services.creator_seats(
                         seats=form.cleaned_data["seat_specs"], position=form.cleaned_data["position"]
                     ),

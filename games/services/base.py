@@ -9,7 +9,7 @@ from django.db import connection, transaction
 
 from accounts.models import User
 from games import signals, tasks
-from games.models import STATUS_TRANSITIONS, Match, MatchEvent, Seat
+from games.models import STATUS_TRANSITIONS, Match, MatchEvent, Seat, Status
 from games.services.errors import ServiceError
 
 LOCK_TIMEOUT = "5s"
@@ -51,6 +51,8 @@ def set_status(match: Match, to: str, *, reason: str, actor: User | None = None,
     )
     match.status = to
     touch(match)
+    if to == Status.FINISHED:  # with its result: played out, resigned or timed out, once
+        signals.match_finished.send(Match, match=match)
 
 
 def record_event(

@@ -120,8 +120,12 @@ def match_create(
     seats: list[SeatSpec],
     clock: ClockSpec | None = None,
     rematch_of: Match | None = None,
+    rated: bool = True,
+    public: bool = True,
+    chat_public: bool = False,
 ) -> Match:
-    """A new match; it starts at once when no seat waits for a player."""
+    """A new match; it starts at once when no seat waits for a player. ``rated``: its result changes
+    the ratings; ``public``: anyone may watch it; ``chat_public``: those watching read the messages."""
     game = get_game(game_slug)
     options = game.resolve_options(options)
     seed = new_seed()
@@ -134,6 +138,9 @@ def match_create(
         seed=seed,
         created_by=creator,
         rematch_of=rematch_of,
+        rated=rated,
+        public=public,
+        chat_public=chat_public,
         open_to_all=any(spec.kind == "open" for spec in seats),
         open_until=open_until(),
         **clock_fields(clock or ClockSpec(), players=len(seats)),
@@ -307,7 +314,15 @@ def match_rematch(*, match_id: int, user: User, accepting: int | None = None) ->
         on_timeout=match.on_timeout,
     )
     rematch = match_create(
-        creator=user, game_slug=match.game, options=match.options, seats=specs, clock=clock, rematch_of=match
+        creator=user,
+        game_slug=match.game,
+        options=match.options,
+        seats=specs,
+        clock=clock,
+        rematch_of=match,
+        rated=match.rated,
+        public=match.public,
+        chat_public=match.chat_public,
     )
     return rematch, CREATED
 

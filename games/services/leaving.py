@@ -6,6 +6,7 @@ from __future__ import annotations
 from datetime import datetime
 
 from django.db import transaction
+from django.db.models import F
 from django.utils import timezone
 
 from accounts.models import User
@@ -96,6 +97,10 @@ def match_timeout(*, match_id: int, expected_version: int, now: datetime | None 
     late = [seat for seat in seats if seat.to_act and seat.deadline is not None and seat.deadline <= now]
     if not late:
         return []
+    # A turn whose clock ran out: counted for how reliable players are.
+    Seat.objects.filter(match=match, number__in=[seat.number for seat in late]).update(
+        turns=F("turns") + 1, timeouts=F("timeouts") + 1
+    )
     people = [(seat, seat.user) for seat in seats if seat.user_id]
     names = ", ".join(seat.occupant_name for seat in late)
     if len(seats) == 2 and match.on_timeout == OnTimeout.LOSE:

@@ -7,7 +7,7 @@ from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import Case, Value, When
+from django.db.models import Case, F, PositiveIntegerField, Value, When
 from django.utils import timezone
 
 from accounts.models import User
@@ -61,8 +61,21 @@ def after_position_change(match: Match, seats: list[Seat], *, mover: int | None,
     to_act = set(game.to_act(state))
     before = {seat.number for seat in seats if seat.to_act}
     update_clocks(match, seats, before=before, after=set() if game.is_over(state) else to_act)
+    # A person's turn on a clock ended with their move: counted for how reliable players are.
+    finished_turns = [
+        seat.number
+        for seat in seats
+        if seat.number == mover and mover in before and mover not in to_act and seat.user_id is not None
+    ]
+    if match.time_control == TimeControl.NONE:
+        finished_turns = []
     Seat.objects.filter(match=match).update(
-        to_act=Case(When(number__in=to_act, then=Value(True)), default=Value(False))
+        to_act=Case(When(number__in=to_act, then=Value(True)), default=Value(False)),
+        turns=Case(
+            When(number__in=finished_turns, then=F("turns") + 1),
+            default=F("turns"),
+            output_field=PositiveIntegerField(),
+        ),
     )
     for seat in seats:
         seat.to_act = seat.number in to_act

@@ -96,6 +96,20 @@ def test_the_late_player_of_two_loses_once_and_both_are_told(clock, alice, bob):
     assert not Seat.objects.filter(match=match, deadline__isnull=False).exists()
 
 
+def test_each_seat_counts_its_turns_on_a_clock_and_those_its_clock_ran_out_in(clock, alice, bob):
+    """How reliable a player is: the share of their turns on a clock that ran out."""
+    match = start_timed_match(alice, bob)
+    services.move_submit(match_id=match.pk, user=alice, move="1", expected_version=0)
+    services.move_submit(match_id=match.pk, user=bob, move="1", expected_version=1)
+    assert list(Seat.objects.filter(match=match).values_list("turns", "timeouts")) == [(1, 0), (1, 0)]
+    clock.advance(days=2, seconds=1)
+    assert tasks.sweep_deadlines() == 1
+    assert list(Seat.objects.filter(match=match).values_list("turns", "timeouts")) == [(2, 1), (1, 0)]
+    untimed = start_match(alice, bob)
+    services.move_submit(match_id=untimed.pk, user=alice, move="1", expected_version=0)
+    assert Seat.objects.get(match=untimed, user=alice).turns == 0, "without a clock no turn can run out"
+
+
 def test_with_three_players_the_ai_takes_the_late_seat_and_the_log_says_so(
     clock, alice, bob, carol, enqueued, client, django_capture_on_commit_callbacks
 ):
