@@ -1,20 +1,43 @@
 """Turns a game's view into what its board template (``templates/games/boards/<slug>.html``)
 draws, from the viewer's side of the table. Each game has a module here named by its slug
-with one function, ``present(view, seat, legal) -> dict``. Only views reach here, never
-states, so a template cannot leak a secret. A module may also name its options' values in
-words (``OPTION_WORDS``) for the line that tells matches apart, and, for a game whose
-boards and log speak of colours, each seat's colours (``seat_colours(view)``) for the seat
-list, which speaks of names."""
+with one function, ``present(view, seat, legal, last=None) -> dict``; ``last`` (a
+``LastMove``) says what to mark as changed, and the template puts ``data-last-move`` on
+every element it marks. Only views reach here, never states, so a template cannot leak a
+secret.
+
+A module may also say which steps reveal something to their mover (``step_reveals(before,
+after)``, over the mover's views: such a step cannot be taken back), name its options'
+values in words (``OPTION_WORDS``) for the line that tells matches apart, and, for a game
+whose boards and log speak of colours, give each seat's colours (``seat_colours(view)``)
+for the seat list, which speaks of names."""
 
 from __future__ import annotations
 
 from importlib import import_module
+from typing import NamedTuple
 
 from games.engine import get_game
 
 
-def board_context(slug: str, view: dict, seat: int | None, legal: list[str]) -> dict:
-    return import_module(f"games.boards.{slug}").present(view, seat, legal)
+class LastMove(NamedTuple):
+    """What changed: ``before`` is the viewer's view of the position the marks count from (the
+    viewer's own last move, or the start of the latest turn), ``played`` the moves since then,
+    in order, as ``(seat, notation)``."""
+
+    before: dict
+    played: tuple[tuple[int, str], ...]
+
+
+def board_context(slug: str, view: dict, seat: int | None, legal: list[str], last: LastMove | None = None) -> dict:
+    return import_module(f"games.boards.{slug}").present(view, seat, legal, last)
+
+
+def step_reveals(slug: str, before: dict, after: dict) -> bool:
+    """Whether a step showed its mover something they could not know before it (a tile or a card
+    drawn, a die rolled): from there the turn cannot be taken back. ``before`` and ``after`` are
+    the mover's views around the step."""
+    reveals = getattr(import_module(f"games.boards.{slug}"), "step_reveals", None)
+    return bool(reveals and reveals(before, after))
 
 
 def options_label(slug: str, options: dict[str, str]) -> str:

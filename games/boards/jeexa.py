@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 
+from games.boards import LastMove
 from games.rules.jeexa.goals import GOAL_NAMES, achieved
 from games.rules.jeexa.grid import assess, placed, steal_targets
 from games.rules.jeexa.pieces import COLOURS, IN, OUT, SHAPES, VALUES
@@ -177,7 +178,7 @@ def _makes(at: dict, cell: tuple[int, int], value: int, rotation: int, hand: int
     return ", ".join(words)
 
 
-def present(view: dict, seat: int | None, legal: list[str]) -> dict:
+def present(view: dict, seat: int | None, legal: list[str], last: LastMove | None = None) -> dict:
     focus = seat if seat is not None else (view["to_move"] if view["to_move"] is not None else 0)
     spots, steals = _cells(legal)
     # Whether a joker earned now could take a piece: one at an end of another player's chain.

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+from games.boards import LastMove
 from games.rules.mancala.rules import ETHIOPIAN, NIGERIAN, STALL_LIMIT
 
 
@@ -28,7 +29,7 @@ DIRECTIONS = {
 }
 
 
-def present(view: dict, seat: int | None, legal: list[str]) -> dict:
+def present(view: dict, seat: int | None, legal: list[str], last: LastMove | None = None) -> dict:
     me = seat if seat is not None else 0
     them = 1 - me
     moves_by_tile: dict[int, list[dict]] = {}

@@ -4,6 +4,7 @@ reads without colour vision."""
 
 from __future__ import annotations
 
+from games.boards import LastMove
 from games.rules.mecca.board import (
     CLOSE_TO_KAABA,
     COLOURS,
@@ -27,7 +28,7 @@ REASONS = {
 PLACED_ALL = "placed all their pilgrims, so the round was completed."
 
 
-def present(view: dict, seat: int | None, legal: list[str]) -> dict:
+def present(view: dict, seat: int | None, legal: list[str], last: LastMove | None = None) -> dict:
     step = view["step"]
     acting = bool(legal)
     returned = _returned(view)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 
+from games.boards import LastMove
 from games.rules.mesopotamia.hexes import step
 
 HEX_RADIUS = 48
@@ -51,7 +52,7 @@ CHOICE_WORDS = {
 ACTION_WORDS = {"hut": "Build a hut", "holy": "Erect a holy place", "grow": "Grow the population"}
 
 
-def present(view: dict, seat: int | None, legal: list[str]) -> dict:
+def present(view: dict, seat: int | None, legal: list[str], last: LastMove | None = None) -> dict:
     tribes_by_id = {t["id"]: t for t in view["tribes"]}
     return {
         "map": _map(view, legal),
