@@ -237,6 +237,9 @@ class MatchAdmin(SecretsNotFiltered, admin.ModelAdmin):
         "bank_increment_days",
         "bank_cap_days",
         "on_timeout",
+        "rated",
+        "public",
+        "chat_public",
         "position",
         "whole_log",
     )
