@@ -19,9 +19,11 @@ STATEMENT_TIMEOUT = "15s"
 def limit_waits() -> None:
     """A lock held too long, or a statement that hangs, fails the transaction rather than the request hanging."""
     if connection.vendor == "postgresql":
-        with connection.cursor() as cursor:
-            cursor.execute(f"SET LOCAL lock_timeout = '{LOCK_TIMEOUT}'")
-            cursor.execute(f"SET LOCAL statement_timeout = '{STATEMENT_TIMEOUT}'")
+        with connection.cursor() as cursor:  # both in one round trip (SET LOCAL is set_config(..., true))
+            cursor.execute(
+                "SELECT set_config('lock_timeout', %s, true), set_config('statement_timeout', %s, true)",
+                [LOCK_TIMEOUT, STATEMENT_TIMEOUT],
+            )
 
 
 def lock_match(match_id: int) -> Match:
