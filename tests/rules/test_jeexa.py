@@ -551,6 +551,33 @@ def test_the_die_of_a_turn_comes_from_the_seed_and_the_moves_played():
     assert re.search(rf'class="jx-events"[^>]*><li>Bob rolled {rolled}', html)
 
 
+def test_the_log_has_one_line_per_move_the_next_roll_opening_the_next_line():
+    """The roll that begins a turn is said by that turn's placement ("Player 2 rolled 5 and
+    places..."), not appended to the line of the move before (twice said, the wrong line)."""
+    state = position([(0, 0, 2, 0)], COLUMN, piece=2, seed=1234, moves=17)
+    line = GAME.describe(state, 0, "0,-1,0")
+    assert line == "Player 1 rolled 2 and places a yellow 2 at 0,-1 turned 0°: 1 join."
+    moves, states = _random_game(3, 5)
+    assert states[-1].hand > 2, "hands were won"
+    log = []
+    for (seat, move), before in zip(moves, states, strict=False):
+        log.append(GAME.describe(before, seat, move))
+        assert not re.search(r"rolled \d\.$", log[-1]), log[-1]
+        if before.stolen_from is None and not move.startswith("steal "):
+            assert log[-1].startswith(f"Player {seat + 1} rolled {before.die} and places"), log[-1]
+    rolls = sum(" rolled " in event for state in states for event in said(state))
+    assert sum(line.count(" rolled ") for line in log) == rolls, "each roll said once"
+
+
+def test_a_turn_lost_stays_on_the_line_of_the_move_before_it():
+    pile = (0, 0, 0, 0, 0, 1)  # only one purple 6 left: the next roll of another value is lost
+    seed = _seed_rolling_other_than(6, 11, 5)
+    state = position([(0, 0, 2, 0)], COLUMN, COLUMN, piece=2, pile=pile, seed=seed)
+    line = GAME.describe(state, 0, "0,-1,0")
+    assert "none left, turn lost" in line
+    assert not line.endswith("rolled 6."), "the roll that found a piece opens the next line"
+
+
 def test_views_show_the_roll_under_way_and_nothing_of_the_next():
     state = position([(0, 0, 2, 0)], COLUMN, piece=2, seed=1234)
     for seat in (None, 0, 1):
@@ -558,26 +585,6 @@ def test_views_show_the_roll_under_way_and_nothing_of_the_next():
         assert view["die"] == 2 and "seed" not in view
         assert "1234" not in json.dumps(view)
     assert GAME.secrets(state, 0) == []
-
-
-# --- The AI ------------------------------------------------------------------------------------
-
-
-@pytest.mark.parametrize("level", [1, 2])
-def test_the_ai_is_repeatable_legal_and_blind_to_the_seed(level):
-    _moves, states = _random_game(3, 8, limit=60)
-    for state in states[::7]:
-        seat = GAME.to_act(state)[0]
-        move = GAME.ai_move(state, seat, level, seed=3)
-        assert move in GAME.legal_moves(state, seat)
-        assert GAME.ai_move(state, seat, level, seed=3) == move
-        # Another game seed means other future rolls: the AI must not notice.
-        assert GAME.ai_move(replace(state, seed=state.seed + 1), seat, level, seed=3) == move
-
-
-def test_the_strong_ai_takes_a_joker_when_one_is_there():
-    state = position(POCKETS, COLUMN, COLUMN, piece=6)
-    assert GAME.ai_move(state, 0, 2, seed=1) in ("0,-1,270", "3,-1,270")
 
 
 # --- Properties over random games -------------------------------------------------------------

@@ -96,7 +96,8 @@ Notation, view and log
   puzzle and the cells each seat scored) and
   ``events``; it never holds the seed or a future roll.
 - [code] ``describe`` names the roll, the piece, the cell and turn, the joins or "placed
-  freely", the jokers earned, and then everything that followed by itself.
+  freely", the jokers earned, and then everything that followed by itself but the roll that
+  begins the next turn: that turn's placement names it, so the log has one line per move.
 
 Game length
 - [code] ``playout_limit`` is a true bound (six hands x 120 turns x one placement and up to

@@ -21,6 +21,7 @@ from games.rules.jeexa.rules import (
     full_count,
     new_game,
     place,
+    rolled,
     sets_for,
     standing,
     steal,
@@ -170,8 +171,12 @@ class Jeexa(Game):
             line = sentence("{} uses a joker: steals {} from {}", Who(seat), what, Who(parsed.victim))
         else:
             line = _describe_place(state, seat, parsed)
-        # Events are sentences ("The game is over").
-        return words.merged([*words.join([line, *after.events], ". "), "."])
+        # Events are sentences ("The game is over"). The roll that begins the next turn is that turn's:
+        # its placement's line says it ("Bob rolled 5 and places..."), so the log has one line per move.
+        events = after.events
+        if not after.over and events and events[-1] == rolled(after.to_move, after.die):
+            events = events[:-1]
+        return words.merged([*words.join([line, *events], ". "), "."])
 
     # --- storing ------------------------------------------------------------------
 

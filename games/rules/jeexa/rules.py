@@ -202,7 +202,7 @@ def _start_turn(state: State, seat: int, events: list[Parts]) -> State:
         die = rng_for(state.seed, state.moves_played, DIE_SALT, state.hand, attempt).randint(1, 6)
         if pile[die - 1]:
             pile[die - 1] -= 1
-            events.append(sentence("{} rolled {}", Who(seat), die))
+            events.append(rolled(seat, die))
             return replace(
                 state,
                 to_move=seat,
@@ -216,6 +216,11 @@ def _start_turn(state: State, seat: int, events: list[Parts]) -> State:
         events.append(sentence("{} rolled {}: none left, turn lost", Who(seat), die))
         seat = (seat + 1) % state.players
         attempt += 1
+
+
+def rolled(seat: int, die: int) -> Parts:
+    """The event a turn begins with (the move log leaves it to the line of that turn's placement)."""
+    return sentence("{} rolled {}", Who(seat), die)
 
 
 def hand_scores(state: State, winner: int | None, goal: Goal | None) -> list[Goal]:
