@@ -90,9 +90,10 @@ INSTALLED_APPS = [
     "allauth",
     "allauth.account",
     "django_htmx",
-    # Each app knows only those above it: chat and notifications hear games through its signals.
+    # Each app knows only those above it: ratings, chat and notifications hear games through its signals.
     "accounts",
     "games",
+    "ratings",
     "chat",
     "notifications",
     "housekeeping",
@@ -332,6 +333,12 @@ if MAIL_FILES_KEEP_DAYS < 1:
 MESSAGE_NOTICE_DELAY_SECONDS = env_int("MESSAGE_NOTICE_DELAY_SECONDS", 120)
 if MESSAGE_NOTICE_DELAY_SECONDS < 0:
     refuse_to_start(f"MESSAGE_NOTICE_DELAY_SECONDS must be 0 or more, not {MESSAGE_NOTICE_DELAY_SECONDS}.")
+
+# --- ratings (the ratings app; docs/players.md, "Ratings") ------------------------------------------------------------
+# A rating is provisional, shown with "?", until it has counted this many rated matches.
+RATING_PROVISIONAL_MATCHES = 10
+# Leaderboards list the players who finished a rated match in the pool within this many days.
+RATING_ACTIVE_DAYS = 90
 
 # --- what one player may ask of the others (games.services.match_create; staff are not limited) ---------------------
 # Far above what anyone playing needs (correspondence matches wait days for players), low enough that one

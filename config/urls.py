@@ -16,6 +16,7 @@ urlpatterns = [
     path("accounts/", include("accounts.urls")),
     path("", include("games.urls")),
     path("", include("chat.urls")),
+    path("", include("ratings.urls")),
 ]
 
 # With debug off: the page with the failure's reference, and ADMINS told (config/errors.py).

@@ -13,6 +13,8 @@ from typing import Any
 first_unsent_reminders: list[Callable[[int, list[int]], dict[int, datetime]]] = []
 # (request, match, seats, my_seat) -> more context for the match page (chat: its messages).
 match_page_parts: list[Callable[..., dict[str, Any]]] = []
+# (request, player) -> more context for a player's page (ratings: their ratings and history charts).
+player_page_parts: list[Callable[..., dict[str, Any]]] = []
 # (user) -> {name: expression} annotated on every match of a player's lists (chat: new messages).
 match_list_annotations: list[Callable[[Any], dict[str, Any]]] = []
 # (user) -> a condition on the player's seat under which their presence on the match page is

@@ -1,0 +1,9 @@
+from django.urls import path
+
+from ratings import views
+
+urlpatterns = [
+    path("ratings/", views.leaderboards, name="leaderboards"),
+    # A pool is a game ("mecca") or a game and its variant ("mancala/kalah").
+    path("ratings/<path:pool>/", views.leaderboard, name="leaderboard"),
+]
