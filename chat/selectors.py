@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import NamedTuple
 
+from django.contrib.auth.models import AnonymousUser
 from django.db.models import Count, Exists, OuterRef, Q, QuerySet, Subquery
 from django.db.models.expressions import Window
 from django.db.models.functions import Coalesce
@@ -36,6 +37,23 @@ def match_messages(match: Match, *, every: bool = False, reader: User | None = N
     )
     shown = list(rows if every else rows[:MESSAGES_SHOWN])
     return Messages(shown[::-1], shown[0].total if shown else 0)
+
+
+def may_read(match: Match, seats: list[Seat], user: User | AnonymousUser) -> bool:
+    """Whether someone who may open the match reads its players' messages (``seats``: its seats, read
+    already): the players seated in it (the invited too), a player whose seat the AI took, staff;
+    and everyone else who may open it when its players made them public (``Match.chat_public``)."""
+    if match.chat_public or user.is_staff:
+        return True
+    return user.is_authenticated and any(user.pk in (seat.user_id, seat.former_user_id) for seat in seats)
+
+
+def readers(user: User) -> Q:
+    """``may_read`` as a condition on matches (the user may open them: ``games.selectors.visible_to``)."""
+    if user.is_staff:
+        return Q()
+    theirs = Seat.objects.filter(match=OuterRef("pk")).filter(Q(user=user) | Q(former_user=user))
+    return Q(chat_public=True) | Q(Exists(theirs))
 
 
 def unseen_messages(user: User, since: datetime | None = None) -> QuerySet[Message]:

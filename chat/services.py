@@ -18,7 +18,7 @@ from chat import selectors, signals, tasks
 from chat.models import Message, MessageReport
 from config.mail import ReadableEmail
 from games import selectors as game_selectors
-from games.models import Seat
+from games.models import Match, Seat
 from games.services import AlreadyDone, NotAllowed, NotFound, ServiceError, TooFast
 from games.services.base import lock_match, touch
 
@@ -103,14 +103,15 @@ def _report_allowed(user: User) -> bool:
 
 @transaction.atomic
 def message_report(*, match_id: int, message_id: int, user: User, reason: str) -> MessageReport:
-    """A player tells staff that someone else's message is out of place: whoever may open the
-    match may report what they read there, once per message."""
+    """A player tells staff that someone else's message is out of place: whoever reads the match's
+    messages may report what they read there, once per message."""
     reason = message_text(reason)
     if "\x00" in reason:
         raise ServiceError(REPORT_REASON_NUL)
     if len(reason) > REPORT_REASON_LENGTH:
         raise ServiceError(REPORT_REASON_TOO_LONG.format(most=REPORT_REASON_LENGTH, count=len(reason)))
-    if not game_selectors.match_visible(match_id, user):
+    # Whoever reads the messages (its players; everyone who may open it if they are public).
+    if not Match.objects.filter(game_selectors.visible_to(user), selectors.readers(user), pk=match_id).exists():
         raise NotFound(MESSAGE_NOT_FOUND)
     # Locked, so that of two first reports at once only one is the first (the one that tells staff).
     message = Message.objects.select_for_update().filter(pk=message_id, match_id=match_id).first()

@@ -4,24 +4,29 @@ match page (``games.views.render_match``), whose messages part is ``match_page_m
 from __future__ import annotations
 
 from django.contrib import messages
-from django.contrib.auth.decorators import login_required
 from django.shortcuts import redirect, render
 from django.urls import reverse
 
 from chat import selectors, services
 from games import services as game_services
-from games.views import match_page, not_found, posted_or_back, render_match, viewer_match
+from games.views import match_address, match_page, not_found, posted_or_back, render_match, viewer_match
 
 
 def match_page_messages(request, match, seats, my_seat) -> dict:
-    """The messages part of the match page (``games.hooks.match_page_parts``)."""
+    """The messages part of the match page (``games.hooks.match_page_parts``). Read by those who may
+    (``selectors.may_read``); to anyone else watching, the page says they are the players' alone."""
+    user = request.user
     every_message = request.GET.get("messages") == "all"
     company = any(seat != my_seat and (seat.user_id or seat.is_open) for seat in seats)  # people, or a seat for one
-    chat = selectors.match_messages(match, every=every_message, reader=request.user)
+    if not selectors.may_read(match, seats, user):
+        people = sum(1 for seat in seats if seat.user_id or seat.is_open)
+        return {"may_write": False, "chat_shown": False, "chat_theirs": people > 1}  # not read: not even counted
+    chat = selectors.match_messages(match, every=every_message, reader=user if user.is_authenticated else None)
     return {
         # The players seated (the invited too) write to each other, in a match of any status.
         # Not where every other seat is the AI's: nobody would read it.
-        "may_write": bool(my_seat) and request.user.is_active and company,
+        "may_write": bool(my_seat) and user.is_active and company,
+        "may_report": user.is_authenticated,
         "chat": chat,
         "chat_shown": company or bool(chat.total),
         "every_message": every_message,
@@ -33,9 +38,9 @@ def _back_to_messages(request, pk: int, anchor: str):
     return redirect(reverse("match_detail", args=[pk]) + every + anchor)
 
 
-@login_required
-@posted_or_back
 @match_page
+@match_address(signed_in=True)
+@posted_or_back
 def match_message(request, pk: int):
     """A message to the others in the match. Refused, the page says why and the text stays where it
     was typed: the form is outside the part htmx redraws, and a plain form's page gets it back."""
@@ -53,9 +58,9 @@ def match_message(request, pk: int):
     return _back_to_messages(request, pk, "#messages")
 
 
-@login_required
-@posted_or_back
 @match_page
+@match_address(signed_in=True)
+@posted_or_back
 def match_message_report(request, pk: int, message_pk: int):
     """A message reported to staff, from the two-step Report beside it. Answered as the page's other
     actions: htmx gets the redrawn part with the words beside the message, a plain form the page

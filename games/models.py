@@ -105,7 +105,25 @@ class Match(models.Model):
 
     class Meta:
         verbose_name_plural = "matches"
-        indexes = [models.Index(fields=["status", "-created_at"])]
+        indexes = [
+            models.Index(fields=["status", "-created_at"]),
+            # The public matches the home page and each game's page list (games.selectors.public_matches):
+            # in play by their last move, finished by their end; each read in order, a handful of rows.
+            models.Index(fields=["-last_move_at"], condition=Q(public=True, status="active"), name="match_public_live"),
+            models.Index(
+                fields=["game", "-last_move_at"],
+                condition=Q(public=True, status="active"),
+                name="match_public_live_game",
+            ),
+            models.Index(
+                fields=["-finished_at"], condition=Q(public=True, status="finished"), name="match_public_finished"
+            ),
+            models.Index(
+                fields=["game", "-finished_at"],
+                condition=Q(public=True, status="finished"),
+                name="match_public_finished_game",
+            ),
+        ]
         constraints = [
             models.UniqueConstraint(
                 fields=["rematch_of"], condition=~models.Q(status="aborted"), name="one_rematch_not_cancelled"
@@ -310,3 +328,20 @@ class MatchEvent(models.Model):
 
     def __str__(self) -> str:
         return f"{self.from_status or '—'} → {self.to_status}: {self.reason}"
+
+
+class Watch(models.Model):
+    """A match someone who does not play in it follows from the Watching list of My matches, with
+    what they had seen of it when they last had its page open: the moves, and when."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="watches")
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="watches")
+    created_at = models.DateTimeField(auto_now_add=True)
+    seen_version = models.PositiveIntegerField(default=0, help_text="Moves played when the page was last open.")
+    seen_at = models.DateTimeField(default=now)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["user", "match"], name="watch_unique_user_match")]
+
+    def __str__(self) -> str:
+        return f"{self.user} watches {self.match_id}"

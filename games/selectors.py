@@ -2,15 +2,32 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import datetime, timedelta
 from functools import reduce
 from math import ceil
 from operator import or_
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from allauth.account.models import EmailAddress
 from django.conf import settings
-from django.db.models import Case, Count, Exists, F, IntegerField, Max, OuterRef, Prefetch, Q, QuerySet, Subquery, When
+from django.contrib.auth.models import AnonymousUser
+from django.db.models import (
+    Case,
+    Count,
+    Exists,
+    F,
+    IntegerField,
+    Max,
+    OuterRef,
+    Prefetch,
+    Q,
+    QuerySet,
+    Subquery,
+    Sum,
+    Value,
+    When,
+)
 from django.db.models.expressions import Window
 from django.db.models.fields.json import KeyTextTransform, KeyTransform
 from django.db.models.functions import Cast, Coalesce, RowNumber
@@ -21,7 +38,7 @@ from accounts.models import User
 from games import hooks
 from games.engine import all_games
 from games.engine.base import Game
-from games.models import Match, MatchEvent, MoveRecord, Seat, Status, poll_token
+from games.models import Match, MatchEvent, MoveRecord, Seat, Status, Watch, poll_token
 from games.naming import seat_names
 
 LATEST_FINISHED = 20  # finished matches on My matches (and on a player's page); the rest are a page away
@@ -111,6 +128,16 @@ def matches_to_act(user: User) -> list[Match]:
     return list(_of_player(user).filter(my_turn=True).order_by(*URGENCY))
 
 
+TURNS_SHOWN = 8  # matches waiting for the player's move on the home page; My matches lists them all
+
+
+def turns_waiting(user: User) -> list[Match]:
+    """The first TURNS_SHOWN matches waiting for the player's move, the least time left first,
+    as My matches lists them (the home page): one query for the matches, one for their seats."""
+    waiting = _of_player(user).filter(my_turn=True).annotate(**_list_annotations(user)).defer("state")
+    return list(waiting.order_by(*URGENCY)[:TURNS_SHOWN])
+
+
 def waiting_count(user: User) -> int:
     """How many matches wait for the player: their turn, or an invitation to answer (the top
     bar's "My matches (3)"). One query on the player's seats, however many matches they have: each
@@ -181,25 +208,34 @@ def invitations_for(user: User) -> list[Match]:
     return list(_with_seats(matches).select_related("created_by"))  # "Bob invites you"
 
 
-def _visible_to(user: User) -> Q:
-    """Who may look at a match: its players (the invited too), those whose seat the AI took
-    over, and staff; anyone signed in while it has a free seat, so they can join (a match
-    among invited players only is theirs alone)."""
+def visible_to(user: User | AnonymousUser) -> Q:
+    """Who may look at a match: anyone, signed in or not, if it is public; its players (the
+    invited too), those whose seat the AI took over, and staff; anyone signed in while it has a
+    free seat, so they can join (a private match among invited players only is theirs alone)."""
+    if not user.is_authenticated:
+        return Q(public=True)
     if user.is_staff:
         return Q()
     seated = Seat.objects.filter(match=OuterRef("pk")).filter(Q(user=user) | Q(former_user=user))
-    return Q(Q(status=Status.OPEN) & _open_seat()) | Q(Exists(seated))
+    return Q(public=True) | Q(Q(status=Status.OPEN) & _open_seat()) | Q(Exists(seated))
 
 
-def match_for_viewer(match_id: int, user: User) -> Match | None:
+def match_for_viewer(match_id: int, user: User | AnonymousUser) -> Match | None:
     """A match the user may look at, with seats and who played a seat before the AI took it
-    (the seat list and the replay name them); ``None`` otherwise."""
-    return _with_seats(Match.objects.filter(_visible_to(user), pk=match_id)).first()
+    (the seat list and the replay name them); ``None`` otherwise. For someone signed in, in the
+    same query: whether they watch it (``watching``) and whether it moved or ended since they
+    last had its page open (``watch_behind``: ``services.watch_seen``)."""
+    matches = Match.objects.filter(visible_to(user), pk=match_id)
+    if user.is_authenticated:
+        watch = Watch.objects.filter(match=OuterRef("pk"), user=user)
+        behind = Q(seen_version__lt=OuterRef("version")) | Q(seen_at__lt=OuterRef("finished_at"))
+        matches = matches.annotate(watching=Exists(watch), watch_behind=Exists(watch.filter(behind)))
+    return _with_seats(matches).first()
 
 
-def match_visible(match_id: int, user: User) -> bool:
+def match_visible(match_id: int, user: User | AnonymousUser) -> bool:
     """Whether the user may look at the match (``match_for_viewer`` without reading it)."""
-    return Match.objects.filter(_visible_to(user), pk=match_id).exists()
+    return Match.objects.filter(visible_to(user), pk=match_id).exists()
 
 
 def match_moves(match: Match) -> list[MoveRecord]:
@@ -232,15 +268,17 @@ class Poll(NamedTuple):
     presence_due: bool  # the player has a seat whose presence is worth writing (``presence_due``)
 
 
-def match_poll(match_id: int, user: User) -> Poll | None:
+def match_poll(match_id: int, user: User | AnonymousUser) -> Poll | None:
     """The cheap read behind polling, one query on one row by its key; ``None`` for a match
     the user may not see. The token changes with every move, every change of status (an
     abort, a resignation) and every other change open pages show (``Match.revision``).
     Whether the presence is due is asked here so that a poll writes it only then (every
     poll wrote it, an UPDATE that changed nothing nine times in ten)."""
-    due = Exists(Seat.objects.filter(presence_due(timezone.now(), user), match=OuterRef("pk"), user=user))
+    due: Exists | Value = Value(False)  # a visitor who is not signed in has no seat
+    if user.is_authenticated:
+        due = Exists(Seat.objects.filter(presence_due(timezone.now(), user), match=OuterRef("pk"), user=user))
     row = (
-        Match.objects.filter(_visible_to(user), pk=match_id)
+        Match.objects.filter(visible_to(user), pk=match_id)
         .annotate(due=due)
         .values_list("version", "status", "revision", "due")
         .first()
@@ -313,13 +351,116 @@ def player_record(player: User) -> list[GameRecord]:
     ]
 
 
-def player_matches(player: User, viewer: User) -> tuple[list[Match], list[Match]]:
+RELIABILITY_DAYS = 365  # reliability counts the turns of the last 12 months
+
+
+class Reliability(NamedTuple):
+    turns: int  # turns on a clock, in the last 12 months
+    timeouts: int  # of which the clock ran out
+
+    @property
+    def share(self) -> float:
+        """The share of those turns in which the clock ran out, 0 to 1 (0 without a turn)."""
+        return self.timeouts / self.turns if self.turns else 0.0
+
+    @property
+    def percent(self) -> str:
+        """ "3%"; "under 1%" rather than a 0% that hides a timeout."""
+        share = round(100 * self.share)
+        return "under 1%" if self.timeouts and not share else f"{share}%"
+
+
+def player_reliability(player: User) -> Reliability:
+    """How often the player's clock ran out, as Board Game Arena shows it: of their turns on a
+    clock in matches played in the last 12 months (begun, moved or ended since), in their seats and
+    in those the AI took from them, the ones that ran out. One query on the player's seats."""
+    since = timezone.now() - timedelta(days=RELIABILITY_DAYS)
+    recent = Q(match__created_at__gte=since) | Q(match__last_move_at__gte=since) | Q(match__finished_at__gte=since)
+    counts = (
+        Seat.objects.filter(Q(user=player) | Q(former_user=player))
+        .filter(recent)
+        .aggregate(turns=Coalesce(Sum("turns"), 0), timeouts=Coalesce(Sum("timeouts"), 0))
+    )
+    return Reliability(counts["turns"], counts["timeouts"])
+
+
+def player_matches(player: User, viewer: User | AnonymousUser) -> tuple[list[Match], list[Match]]:
     """The player's matches in play (or waiting for players) and their latest finished ones that
-    ``viewer`` may open (``_visible_to``): a match among others stays theirs alone. Two lists
+    ``viewer`` may open (``visible_to``): a match among others stays theirs alone. Two lists
     of a fixed length at most, four queries with their seats."""
-    theirs = Match.objects.filter(
-        _visible_to(viewer), pk__in=Seat.objects.filter(user=player).values("match_id")
-    ).defer("state")  # a list row never draws the board: a Jeexa or Mesopotamia state is kilobytes
+    theirs = Match.objects.filter(visible_to(viewer), pk__in=Seat.objects.filter(user=player).values("match_id")).defer(
+        "state"
+    )  # a list row never draws the board: a Jeexa or Mesopotamia state is kilobytes
     live = theirs.filter(status__in=[Status.ACTIVE, Status.OPEN]).order_by("-created_at", "-pk")
     done = theirs.filter(status=Status.FINISHED).order_by(F("finished_at").desc(nulls_last=True), "-created_at", "-pk")
     return list(_with_seats(live)[:IN_PLAY_SHOWN]), list(_with_seats(done)[:LATEST_FINISHED])
+
+
+# --- watching ------------------------------------------------------------------------------
+
+PUBLIC_SHOWN = 6  # public matches in play, and recently finished ones, on the home page and a game's page
+WATCHING_SHOWN = 50  # matches on the Watching list of My matches, the latest to change first
+
+
+class PublicMatches(NamedTuple):
+    live: list[Match]  # in play, the latest to move first
+    finished: list[Match]  # the latest to end first
+
+
+def public_matches(game: str | None = None) -> PublicMatches:
+    """Public matches to watch, of one game or all: a few in play (moved at least once) and a few
+    recently finished, each with its seats and players. One query per list, read from the seats of
+    the matches that the list's partial index gives in order (``Match.Meta.indexes``)."""
+    public = Match.objects.filter(public=True, **({"game": game} if game else {}))
+    live = public.filter(status=Status.ACTIVE, last_move_at__isnull=False).order_by("-last_move_at", "-pk")
+    finished = public.filter(status=Status.FINISHED).order_by("-finished_at", "-pk")
+    return PublicMatches(
+        _seated_matches(live, key=lambda match: (match.last_move_at, match.pk)),
+        _seated_matches(finished, key=lambda match: (match.finished_at, match.pk)),
+    )
+
+
+def _seated_matches(matches: QuerySet[Match], *, key: Callable[[Match], Any]) -> list[Match]:
+    """The first PUBLIC_SHOWN of ``matches`` with their seats, in one query: the seats of those
+    matches, each with its match and players, put back in the list's order (``key``, latest first)
+    and given to their match as a prefetch would (``match.seats.all()`` reads no more); each with
+    ``winners``, the names of those who won, as the match page names them."""
+    seats = Seat.objects.filter(match__in=matches.values("pk")[:PUBLIC_SHOWN]).select_related(
+        "match", "user", "former_user"
+    )
+    found: dict[int, tuple[Match, list[Seat]]] = {}
+    for seat in seats.defer("match__state").order_by("match_id", "number"):
+        match, its_seats = found.setdefault(seat.match_id, (seat.match, []))
+        seat.match = match  # one match object for all its seats
+        its_seats.append(seat)
+    listed = []
+    for match, its_seats in sorted(found.values(), key=lambda pair: key(pair[0]), reverse=True):
+        cached = match.seats.all()
+        cached._result_cache, cached._prefetch_done = its_seats, True
+        match._prefetched_objects_cache = {"seats": cached}
+        names = seat_names(its_seats)
+        match.winners = [names[number] for number in (match.result or {}).get("winners", []) if number in names]
+        listed.append(match)
+    return listed
+
+
+def watched_by(user: User) -> list[Match]:
+    """The matches on the user's Watching list that they may still open and do not play in, the
+    latest to change first (its end, its last move, its creation), at most WATCHING_SHOWN; each with
+    ``new_moves`` (moves since they last had its page open) and ``ended_since`` (it ended since
+    then). One query, from the user's own watches (indexed), and one for the seats."""
+    watch = Watch.objects.filter(user=user, match=OuterRef("pk"))
+    matches = (
+        Match.objects.filter(visible_to(user), pk__in=Watch.objects.filter(user=user).values("match_id"))
+        .exclude(Exists(Seat.objects.filter(match=OuterRef("pk"), user=user)))
+        .annotate(
+            seen_version=Subquery(watch.values("seen_version")[:1]), seen_at=Subquery(watch.values("seen_at")[:1])
+        )
+        .defer("state")
+        .order_by(Coalesce("finished_at", "last_move_at", "created_at").desc(), "-pk")
+    )
+    listed = list(_with_seats(matches)[:WATCHING_SHOWN])
+    for match in listed:
+        match.new_moves = max(0, match.version - match.seen_version)
+        match.ended_since = bool(match.finished_at and match.finished_at > match.seen_at)
+    return listed

@@ -9,6 +9,7 @@ urlpatterns = [
     path("dashboard/count/", views.my_matches_link, name="my_matches_link"),
     path("lobby/", views.lobby, name="lobby"),
     path("new/<slug:slug>/", views.match_new, name="match_new"),
+    path("games/<slug:slug>/", views.game_page, name="game"),
     path("games/<slug:slug>/rules/", views.game_rules, name="game_rules"),
     path("players/<str:username>/", views.player_page, name="player"),
     path("accounts/profile/vacation/", views.vacation, name="vacation"),  # on the profile page, as its clocks
@@ -22,4 +23,6 @@ urlpatterns = [
     path("matches/<int:pk>/cancel/", views.match_cancel, name="match_cancel"),
     path("matches/<int:pk>/resign/", views.match_resign, name="match_resign"),
     path("matches/<int:pk>/rematch/", views.match_rematch, name="match_rematch"),
+    path("matches/<int:pk>/watch/", views.match_watch, name="match_watch"),
+    path("matches/<int:pk>/unwatch/", views.match_unwatch, name="match_unwatch"),
 ]

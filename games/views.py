@@ -8,10 +8,12 @@ from __future__ import annotations
 
 import hashlib
 import re
+from datetime import timedelta
 from functools import wraps
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.views import redirect_to_login
 from django.core.paginator import Paginator
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
@@ -27,9 +29,10 @@ from games import hooks, selectors, services
 from games.boards import board_context, seat_colours
 from games.engine import all_games, get_game
 from games.forms import MatchCreateForm
-from games.models import Match, Status
+from games.models import Match, Seat, Status
 from games.naming import seat_names, seat_names_at, with_colour
-from games.replay import position_at, positions_count
+from games.replay import last_move, position_at, positions_count
+from games.showcase import PITCHES, board_picture
 
 MALFORMED = "This request was malformed: reload the page and try again."
 NOT_FOUND = "There is no such match, or it is not yours to see."
@@ -50,6 +53,11 @@ FORMS_SENT = "match_forms_sent"  # session key: each new-match form's token and 
 FORM_TOKEN_LENGTH = 64  # of a new-match form's token that counts (a forged longer one must not fill the session)
 FORMS_REMEMBERED = 20
 POLL_SECONDS = 3
+# While a move may come any second the page asks more often: every half second while the AI is
+# to act (it answers within a second or two), every second while a player to act has the match
+# open; otherwise every POLL_SECONDS, so a page left open costs what it did.
+AI_POLL_MS = 500
+PRESENT_POLL_MS = 1000
 FINISHED_PER_PAGE = 25
 VACATION_STARTED = "Enjoy your vacation: your clocks are stopped."
 VACATION_ENDED = "Welcome back: your clocks run again."
@@ -58,9 +66,27 @@ NOT_ON_VACATION = "You are not on vacation, so nothing changed: your clocks are 
 
 @require_safe
 def home(request):
+    """The games, each with a picture of its board, and public matches to watch; for a player,
+    first the matches that wait for their move. The pictures are drawn once per process."""
+    games = [
+        {"game": game, "picture": board_picture(game.slug), "pitch": PITCHES.get(game.slug, "")} for game in all_games()
+    ]
+    context = {"games": games, "public": selectors.public_matches(), "now": timezone.now()}
     if request.user.is_authenticated:
-        return redirect("dashboard")
-    return render(request, "home.html", {"games": all_games()})
+        context["turns"] = selectors.turns_waiting(request.user)
+    return render(request, "home.html", context)
+
+
+@require_safe
+def game_page(request, slug: str):
+    """One game, for anyone: what it is, how many play it, the way to a new match, its pages (How to
+    play, and those other steps add), and its public matches to watch."""
+    try:
+        game = get_game(slug)
+    except KeyError:
+        return not_found(request, UNKNOWN_GAME)
+    context = {"game": game, "public": selectors.public_matches(game.slug), "now": timezone.now()}
+    return render(request, "games/game.html", context)
 
 
 @never_cache
@@ -84,6 +110,8 @@ def dashboard(request):
         "games/dashboard.html",
         {
             "matches": matches,
+            "watching": selectors.watched_by(request.user),
+            "watching_shown": selectors.WATCHING_SHOWN,
             "has_finished": any(match.status in (Status.FINISHED, Status.ABORTED) for match in matches),
             "invitations": selectors.invitations_for(request.user),
             "now": timezone.now(),
@@ -128,10 +156,19 @@ def match_new(request, slug: str):
         game = get_game(slug)
     except KeyError:
         return not_found(request, UNKNOWN_GAME)
+    # The Set button beside the number of players (the page without its script): drawn again
+    # with that many seats, everything filled in kept, nothing made.
+    setting_players = request.method == "POST" and "set_players" in request.POST
     # A form sent with no fields is still a form sent: unbound, it was refused without a word.
     form = MatchCreateForm(
-        game, request.POST if request.method == "POST" else None, creator=request.user, initial=_challenged(request)
+        game,
+        request.POST if request.method == "POST" else None,
+        creator=request.user,
+        initial=_challenged(request),
+        setting_players=setting_players,
     )
+    if setting_players:
+        return _match_new_page(request, game, form, status=200 if form.is_valid() else 400)
     if request.method == "POST":
         made = request.session.get(FORMS_SENT, {})
         # The same form with other choices (Back, change, Create) is meant as another match.
@@ -183,11 +220,11 @@ def _challenged(request) -> dict:
     return {"seat_1": "invite", "invite_1": name} if name and request.method != "POST" else {}
 
 
-@login_required
 @require_safe
 def player_page(request, username: str):
-    """What any signed-in player may know of another: their name, since when they play, their
-    record per game, and the matches of theirs the viewer may open (``selectors.player_matches``)."""
+    """What anyone, signed in or not, may know of a player: their name, since when they play, their
+    record per game, how often their clock ran out, the matches of theirs the viewer may open
+    (``selectors.player_matches``: public ones for a visitor), and what other apps add (ratings)."""
     if not USERNAME.fullmatch(username):
         return not_found(request, NO_PLAYER_HERE)
     player = selectors.player_named(username)
@@ -196,19 +233,19 @@ def player_page(request, username: str):
     in_play, finished = selectors.player_matches(player, request.user)
     for match in finished:
         match.outcome = _outcome(match, player)
-    return render(
-        request,
-        "games/player.html",
-        {
-            "player": player,
-            "record": selectors.player_record(player),
-            "in_play": in_play if player.is_active else [],  # a closed account's seats went to the AI
-            "finished": finished,
-            "challenge": player.is_active and player.pk != request.user.pk,
-            "games": all_games(),
-            "now": timezone.now(),
-        },
-    )
+    context = {
+        "player": player,
+        "record": selectors.player_record(player),
+        "reliability": selectors.player_reliability(player),
+        "in_play": in_play if player.is_active else [],  # a closed account's seats went to the AI
+        "finished": finished,
+        "challenge": player.is_active and request.user.is_authenticated and player.pk != request.user.pk,
+        "games": all_games(),
+        "now": timezone.now(),
+    }
+    for part in hooks.player_page_parts:  # ratings: the player's ratings with their history
+        context.update(part(request, player))
+    return render(request, "games/player.html", context)
 
 
 def _outcome(match: Match, player) -> str:
@@ -232,6 +269,35 @@ def viewer_match(request, pk: int) -> Match:
     if match is None:
         raise MatchHidden(NOT_FOUND)
     return match
+
+
+# Sent with every htmx request of a page drawn for someone signed in (base.html): a page whose session
+# ended since (signed out in another tab) is sent to sign in, not redrawn for a visitor.
+SIGNED_IN_HEADER = "X-Signed-In"
+
+
+def match_address(*, signed_in: bool = False):
+    """For an address of one match (inside ``match_page``). A visitor who is not signed in opens what
+    anyone may (a public match: ``selectors.visible_to``); any other match is the same 404 as none
+    at all. ``signed_in``: an action, for those signed in only: a visitor is sent to sign in where
+    the match is one they may open. A page of a session that ended is sent to sign in whatever the
+    match, as a sign-in would bring the player back to it."""
+
+    def decorate(view):
+        @wraps(view)
+        def wrapper(request, pk: int, *args, **kwargs):
+            if not request.user.is_authenticated:
+                if request.headers.get(SIGNED_IN_HEADER):
+                    return redirect_to_login(request.get_full_path())
+                if signed_in:
+                    if not selectors.match_visible(pk, request.user):
+                        raise MatchHidden(NOT_FOUND)
+                    return redirect_to_login(request.get_full_path())
+            return view(request, pk, *args, **kwargs)
+
+        return wrapper
+
+    return decorate
 
 
 def match_page(view):
@@ -268,8 +334,11 @@ def _match_id(text: str) -> int | None:
 
 
 def not_found(request, message: str, status: int = 404) -> HttpResponse:
+    """The page (htmx: the part) that says so in plain words; a visitor who is not signed in is offered
+    to sign in and come back to the page they were on (a private match may be theirs)."""
     template = "games/not_found.html#live" if request.htmx else "games/not_found.html"
-    return render(request, template, {"message": message}, status=status)
+    back = (request.htmx.current_url_abs_path if request.htmx else None) or request.get_full_path()
+    return render(request, template, {"message": message, "back": back}, status=status)
 
 
 def _match_context(request, match: Match, *, error: str = "") -> dict:
@@ -281,13 +350,15 @@ def _match_context(request, match: Match, *, error: str = "") -> dict:
     acting = set(game.to_act(state)) if match.status == Status.ACTIVE else set()
     for seat in seats:
         seat.to_act = seat.number in acting
-    my_seat = next((seat for seat in seats if seat.user_id == request.user.pk), None)
+    viewer = request.user.pk  # None for a visitor, who has no seat (nor an open one)
+    my_seat = next((seat for seat in seats if viewer and seat.user_id == viewer), None)
     seat_number = my_seat.number if my_seat else None
     # Past the deadline the move would be refused: offer none while the sweep applies the timeout.
     late = bool(my_seat and my_seat.deadline and my_seat.deadline <= timezone.now())
     legal = game.legal_moves(state, seat_number) if my_seat and match.status == Status.ACTIVE and not late else []
     names = seat_names(seats)
     view = game.view(state, seat_number)
+    moves = selectors.match_moves(match)
     rematch = None
     if my_seat and match.status == Status.FINISHED:
         rematch = Match.objects.filter(rematch_of=match).exclude(status=Status.ABORTED).first()
@@ -300,7 +371,7 @@ def _match_context(request, match: Match, *, error: str = "") -> dict:
         "seats": seats,
         "my_seat": my_seat,
         "my_time_ran_out": late,
-        "my_former_seat": next((seat for seat in seats if seat.former_user_id == request.user.pk), None),
+        "my_former_seat": next((seat for seat in seats if viewer and seat.former_user_id == viewer), None),
         # Its players are offered a rematch, or shown the one already offered (a declined one
         # is no obstacle: a new one may be offered).
         "rematch": rematch,
@@ -309,7 +380,7 @@ def _match_context(request, match: Match, *, error: str = "") -> dict:
         and rematch.status == Status.OPEN
         and rematch.seats.filter(user=request.user, accepted=False).exists(),
         "view": view,
-        "board": board_context(game.slug, view, seat_number, legal),
+        "board": board_context(game.slug, view, seat_number, legal, last_move(match, moves, seat_number)),
         "legal": legal,
         # The player's own choice, for a seat that is to act: site.js then has each move confirmed.
         "confirm_moves": bool(legal) and my_seat.to_act and request.user.confirm_moves,
@@ -325,21 +396,35 @@ def _match_context(request, match: Match, *, error: str = "") -> dict:
         "others_in_match": any(seat.user_id and seat.user_id != request.user.pk for seat in seats),
         "winners": [names[number] for number in (match.result or {}).get("winners", [])],
         "names": names,
-        **_move_log(selectors.match_moves(match), selectors.match_log_events(match)),
+        **_move_log(moves, selectors.match_log_events(match)),
         "now": timezone.now(),
         "board_template": f"games/boards/{game.slug}.html",
         # Not their turn here (or no longer, after their move): where it is, the least time left first.
         # Nor while this match waits for their answer to its invitation: the Accept and Decline are here.
         "next_match": None
-        if my_seat and (my_seat.to_act or (match.status == Status.OPEN and not my_seat.accepted))
+        if not viewer or (my_seat and (my_seat.to_act or (match.status == Status.OPEN and not my_seat.accepted)))
         else selectors.next_match_to_act(request.user, besides=match.pk),
         "poll_token": match.poll_token,
-        "poll_seconds": POLL_SECONDS,
+        "poll_ms": _poll_ms(match, seats, my_seat),
         "error": error,
     }
     for part in hooks.match_page_parts:  # chat: the players' messages
         context.update(part(request, match, seats, my_seat))
     return context
+
+
+def _poll_ms(match: Match, seats: list[Seat], my_seat: Seat | None) -> int:
+    """How often the page asks whether the match moved, in milliseconds (a whole number: a
+    decimal comma in some languages would break the trigger)."""
+    if match.status != Status.ACTIVE:
+        return POLL_SECONDS * 1000
+    awaited = [seat for seat in seats if seat.to_act and seat != my_seat]
+    if any(seat.is_ai for seat in awaited):
+        return AI_POLL_MS
+    present_since = timezone.now() - timedelta(seconds=2 * selectors.PRESENCE_WRITE_SECONDS)
+    if any(seat.last_seen_at and seat.last_seen_at >= present_since for seat in awaited):
+        return PRESENT_POLL_MS
+    return POLL_SECONDS * 1000
 
 
 def _move_log(moves: list, events: list) -> dict:
@@ -371,36 +456,46 @@ def render_match(
     return response
 
 
-@login_required
+def _seen(request, match: Match) -> None:
+    """The page shows the match as it stands: its watcher has seen it (nothing new on My matches)."""
+    if getattr(match, "watch_behind", False):
+        services.watch_seen(match=match, user=request.user)
+
+
 @require_safe
 @match_page
+@match_address()
 def match_detail(request, pk: int):
     match = viewer_match(request, pk)
-    services.seat_seen(match_id=pk, user=request.user)
+    if request.user.is_authenticated:
+        services.seat_seen(match_id=pk, user=request.user)
+        _seen(request, match)
     return render_match(request, match)
 
 
-@login_required
 @require_GET
 @match_page
+@match_address()
 def match_poll(request, pk: int):
     """Nothing (204) while the match is unchanged; the fresh fragment once it moved."""
     poll = selectors.match_poll(pk, request.user)
     if poll is None:
         was_open = f"-{Status.OPEN}-" in request.GET.get("token", "")
-        if was_open and Match.objects.filter(pk=pk, open_to_all=True).exists():
+        if was_open and request.user.is_authenticated and Match.objects.filter(pk=pk, open_to_all=True).exists():
             return not_found(request, STARTED_WITHOUT_YOU, status=200)  # a watcher of an open challenge
         raise MatchHidden(NOT_FOUND)
     if poll.presence_due:
         services.seat_seen(match_id=pk, user=request.user)
     if poll.token == request.GET.get("token"):
         return HttpResponse(status=204)
-    return render_match(request, viewer_match(request, pk))
+    match = viewer_match(request, pk)
+    _seen(request, match)
+    return render_match(request, match)
 
 
-@login_required
-@posted_or_back
 @match_page
+@match_address(signed_in=True)
+@posted_or_back
 def match_move(request, pk: int):
     match = viewer_match(request, pk)
     # Each redraw restarts the poll's timer: someone moving quickly never polls, yet is looking.
@@ -426,9 +521,9 @@ def _match_action(service, success: str, *, for_outsiders: bool = False):
     """A POST that calls one service on the match and returns to its page with a message.
     ``for_outsiders``: anyone may try it (joining), and the service says why not."""
 
-    @login_required
-    @posted_or_back
     @match_page
+    @match_address(signed_in=True)
+    @posted_or_back
     def view(request, pk: int):
         visible = selectors.match_for_viewer(pk, request.user) is not None
         if not visible and not (for_outsiders and Match.objects.filter(pk=pk, open_to_all=True).exists()):
@@ -437,7 +532,7 @@ def _match_action(service, success: str, *, for_outsiders: bool = False):
             service(match_id=pk, user=request.user)
         except services.AlreadyDone as done:  # pressed twice: the first press did it
             messages.info(request, done.message)
-            return redirect("match_detail", pk=pk)
+            return _back(request, pk)
         except services.ServiceError as error:
             # Asked again: a lost race for the last seat takes the match out of sight.
             visible = selectors.match_for_viewer(pk, request.user) is not None
@@ -448,14 +543,19 @@ def _match_action(service, success: str, *, for_outsiders: bool = False):
                 status=error.status,
             )
         messages.success(request, success)
-        return redirect("match_detail", pk=pk)
+        return _back(request, pk)
 
     return view
 
 
-@login_required
-@posted_or_back
+def _back(request, pk: int) -> HttpResponse:
+    """Back to the match page, or to My matches where the form was there (Unwatch on its Watching list)."""
+    return redirect("dashboard") if request.POST.get("back") == "dashboard" else redirect("match_detail", pk=pk)
+
+
 @match_page
+@match_address(signed_in=True)
+@posted_or_back
 def match_rematch(request, pk: int):
     if selectors.match_for_viewer(pk, request.user) is None:
         raise MatchHidden(NOT_FOUND)
@@ -487,11 +587,13 @@ match_accept = _match_action(services.match_accept, "You accepted the invitation
 match_decline = _match_action(services.match_decline, "You declined the invitation.")
 match_cancel = _match_action(services.match_cancel, "The match is cancelled.")
 match_resign = _match_action(services.match_resign, "You resigned.")
+match_watch = _match_action(services.match_watch, "You watch this match: it is on My matches, under Watching.")
+match_unwatch = _match_action(services.match_unwatch, "You no longer watch this match.")
 
 
-@login_required
 @require_safe
 @match_page
+@match_address()
 def match_replay(request, pk: int):
     """Step through every position: ``?ply=N`` shows the position after N moves."""
     match = viewer_match(request, pk)
@@ -503,7 +605,7 @@ def match_replay(request, pk: int):
         ply = last
     ply = max(0, min(ply, last))
     game = match.game_obj
-    my_seat = next((seat for seat in match.seats.all() if seat.user_id == request.user.pk), None)
+    my_seat = next((seat for seat in match.seats.all() if request.user.pk and seat.user_id == request.user.pk), None)
     state = position_at(match, moves, ply)
     seat_number = my_seat.number if my_seat else None
     view = game.view(state, seat_number)
@@ -522,7 +624,7 @@ def match_replay(request, pk: int):
         ],
         "my_seat": my_seat,
         "view": view,
-        "board": board_context(game.slug, view, seat_number, []),
+        "board": board_context(game.slug, view, seat_number, [], last_move(match, moves, seat_number, ply)),
         "legal": [],
         "moves": moves,
         "ply": ply,

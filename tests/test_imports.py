@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-APPS = ("accounts", "chat", "config", "games", "housekeeping", "notifications")
+APPS = ("accounts", "chat", "config", "games", "housekeeping", "notifications", "ratings")
 # They set Django up themselves (or are the settings): imported in a bare interpreter.
 SETS_DJANGO_UP = {"config.settings", "config.celery", "config.wsgi", "config.asgi", "config"}
 

@@ -42,6 +42,7 @@ from games.services.joining import (
 )
 from games.services.leaving import match_abort, match_resign, match_timeout, seat_replace_by_ai
 from games.services.turns import ai_turn_play, move_submit, seat_seen
+from games.services.watching import match_unwatch, match_watch, watch_seen
 
 __all__ = [
     "ACCEPTED",
@@ -71,6 +72,8 @@ __all__ = [
     "match_rematch",
     "match_resign",
     "match_timeout",
+    "match_unwatch",
+    "match_watch",
     "move_submit",
     "seat_deadline_extend",
     "seat_replace_by_ai",
@@ -78,4 +81,5 @@ __all__ = [
     "vacation_end",
     "vacation_start",
     "waits_for_closed_account",
+    "watch_seen",
 ]

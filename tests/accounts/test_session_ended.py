@@ -20,11 +20,15 @@ pytestmark = pytest.mark.django_db
 
 
 def htmx_headers(match: Match) -> dict[str, str]:
+    """What a page drawn for a signed-in player sends with each htmx request (base.html)."""
     page = reverse("match_detail", args=[match.pk])
-    return {"HX-Request": "true", "HX-Current-URL": f"http://testserver{page}"}
+    return {"HX-Request": "true", "HX-Current-URL": f"http://testserver{page}", "X-Signed-In": "true"}
 
 
-def test_a_poll_after_signing_out_sends_the_whole_page_to_sign_in_and_back(client, match):
+@pytest.mark.parametrize("public", [True, False])
+def test_a_poll_after_signing_out_sends_the_whole_page_to_sign_in_and_back(client, match, public):
+    """Even where anyone may watch: the page, drawn for the player, is not redrawn for a visitor."""
+    Match.objects.filter(pk=match.pk).update(public=public)
     poll = reverse("match_poll", args=[match.pk]) + f"?token={match.poll_token}"
 
     response = client.get(poll, headers=htmx_headers(match))
@@ -61,11 +65,12 @@ def test_a_poll_after_signing_out_says_nothing_was_sent(client, match):
     assertNotContains(client.get(response["HX-Redirect"]), SIGNED_OUT_NOTHING_SENT)
 
 
-def test_without_htmx_signing_in_is_the_usual_redirect(client, match):
+def test_without_htmx_a_private_match_is_not_found_and_signing_in_comes_back_to_it(client, match):
+    Match.objects.filter(pk=match.pk).update(public=False)
     response = client.get(reverse("match_detail", args=[match.pk]))
 
-    assert response.status_code == 302 and "HX-Redirect" not in response
-    assert response["Location"].startswith("/accounts/login/?next=")
+    assert response.status_code == 404 and "HX-Redirect" not in response
+    assertContains(response, f'href="/accounts/login/?next=/matches/{match.pk}/"', status_code=404)
 
 
 def test_a_click_from_a_page_older_than_the_session_reloads_it_and_says_why(alice, match):

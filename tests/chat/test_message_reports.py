@@ -72,12 +72,17 @@ def test_a_message_of_another_match_is_not_found(alice, bob, rude):
     assert not MessageReport.objects.exists()
 
 
-def test_a_spectator_of_an_open_challenge_may_report_what_they_read(alice, carol):
-    challenge = services.match_create(
-        creator=alice, game_slug="mancala", options={}, seats=[SeatSpec("creator"), SeatSpec("open")]
+def test_a_spectator_may_report_what_they_read_only_where_the_messages_are_public(alice, carol):
+    seats = [SeatSpec("creator"), SeatSpec("open")]
+    theirs = services.match_create(creator=alice, game_slug="mancala", options={}, seats=seats)
+    public = services.match_create(creator=alice, game_slug="mancala", options={}, seats=seats, chat_public=True)
+    unread, read = (
+        chat_services.message_post(match_id=match.pk, user=alice, text="only good players please, idiots")
+        for match in (theirs, public)
     )
-    message = chat_services.message_post(match_id=challenge.pk, user=alice, text="only good players please, idiots")
-    assert report(message, carol).reporter == carol
+    with pytest.raises(services.NotFound, match=chat_services.MESSAGE_NOT_FOUND):
+        report(unread, carol)  # the players' messages are theirs alone: carol never read it
+    assert report(read, carol).reporter == carol
 
 
 def test_a_reason_over_200_characters_is_refused_in_words(bob, rude):
@@ -242,6 +247,7 @@ def test_the_report_control_is_beside_others_messages_only_and_takes_two_steps(a
 
 
 def test_someone_who_may_not_open_the_match_gets_no_control_and_reports_nothing(carol, rude):
+    Match.objects.filter(pk=rude.match_id).update(public=False)
     carols = signed_in(carol)
     assert carols.get(reverse("match_detail", args=[rude.match_id])).status_code == 404
     for headers in ({}, HTMX):

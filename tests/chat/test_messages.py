@@ -22,7 +22,8 @@ from games.views import NOT_FOUND, OPENED_NOT_SENT
 from tests.conftest import make_user, signed_in, start_match
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
-READERS = "Everyone who can open this match reads these messages."
+READERS = "Only the players of this match read these messages."
+PUBLIC_READERS = "Everyone who may watch this match reads these messages."
 
 
 def revision(match: Match) -> int:
@@ -216,14 +217,14 @@ def test_players_get_the_form_and_the_line_on_who_reads_outside_the_redrawn_part
     assert "No messages yet." in page
 
 
-def test_a_spectator_reads_an_open_challenge_s_messages_without_a_form(alice, carol):
+def test_a_spectator_reads_an_open_challenge_s_messages_without_a_form_where_they_are_public(alice, carol):
     challenge = services.match_create(
-        creator=alice, game_slug="mancala", options={}, seats=[SeatSpec("creator"), SeatSpec("open")]
+        creator=alice, game_slug="mancala", options={}, seats=[SeatSpec("creator"), SeatSpec("open")], chat_public=True
     )
     chat_services.message_post(match_id=challenge.pk, user=alice, text="anyone for a game?")
     carols = signed_in(carol)
     page = page_of(carols, challenge)
-    assert "anyone for a game?" in page and "<textarea" not in page and READERS in page
+    assert "anyone for a game?" in page and "<textarea" not in page and PUBLIC_READERS in page
 
     refused = post(carols, challenge, "me!", **HTMX)  # forged: no form was offered
     assert refused.status_code == 403 and chat_services.MESSAGE_NOT_A_PLAYER in refused.content.decode()
@@ -231,6 +232,7 @@ def test_a_spectator_reads_an_open_challenge_s_messages_without_a_form(alice, ca
 
 
 def test_someone_who_may_not_open_the_match_reads_and_writes_nothing(alice, bob, carol, match):
+    Match.objects.filter(pk=match.pk).update(public=False)
     chat_services.message_post(match_id=match.pk, user=alice, text="between us")
     carols = signed_in(carol)
     assert carols.get(reverse("match_detail", args=[match.pk])).status_code == 404

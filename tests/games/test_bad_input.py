@@ -37,6 +37,8 @@ MATCH_POSTS = [
     "match_cancel",
     "match_resign",
     "match_rematch",
+    "match_watch",
+    "match_unwatch",
 ]
 MATCH_GETS = ["match_detail", "match_poll", "match_replay"]
 MISSING = 999_999
@@ -85,6 +87,7 @@ def invited(alice, bob):
 @pytest.mark.parametrize("name", MATCH_POSTS + MATCH_GETS)
 @pytest.mark.parametrize("headers", [{}, HTMX], ids=["form", "htmx"])
 def test_someone_elses_or_a_missing_match_is_not_found_in_words_and_left_alone(match, invited, carol, name, headers):
+    Match.objects.filter(pk__in=[match.pk, invited.pk]).update(public=False)  # anyone may open a public one
     carol_client = signed_in(carol)
     before = stored()
     for pk in (match.pk, invited.pk, MISSING):
@@ -306,12 +309,19 @@ def test_an_unexpected_method_changes_nothing_and_is_answered_in_words(alice, ma
         assert OPENED_NOT_SENT in text
 
 
-@pytest.mark.parametrize(
-    "url", ["home", "lobby", "dashboard", "finished_matches", "match_detail", "match_replay", "game_rules", "match_new"]
-)
+PAGES = ["home", "lobby", "dashboard", "finished_matches", "match_detail", "match_replay", "game", "game_rules"]
+
+
+@pytest.mark.parametrize("url", [*PAGES, "match_new"])
 def test_a_head_request_to_a_page_is_answered_like_a_get(alice, match, url):
     """HEAD (link checkers, monitors, curl -I) was refused with a 405 wherever GET was required."""
-    args = {"match_detail": [match.pk], "match_replay": [match.pk], "game_rules": ["mancala"], "match_new": ["mancala"]}
+    args = {
+        "match_detail": [match.pk],
+        "match_replay": [match.pk],
+        "game": ["mancala"],
+        "game_rules": ["mancala"],
+        "match_new": ["mancala"],
+    }
     client = signed_in(alice) if url != "home" else Client()
     assert client.head(reverse(url, args=args.get(url, []))).status_code == 200
 

@@ -14,6 +14,7 @@ from django.utils.html import strip_tags
 from chat import services as chat_services
 from chat.models import Message
 from games import selectors, services
+from games.models import Match
 from games.selectors import LATEST_FINISHED
 from games.services import SeatSpec
 from games.views import FINISHED_PER_PAGE
@@ -22,9 +23,13 @@ from tests.games.conftest import count_queries, start_timed_match, waiting_for_a
 
 
 def test_pages_need_a_login(client, match):
-    for url in [reverse("dashboard"), reverse("lobby"), reverse("match_detail", args=[match.pk])]:
+    for url in [reverse("dashboard"), reverse("lobby")]:
         response = client.get(url)
         assert response.status_code == 302 and "/accounts/login/" in response["Location"]
+    assert client.get(reverse("match_detail", args=[match.pk])).status_code == 200  # public: anyone may watch
+    Match.objects.filter(pk=match.pk).update(public=False)
+    response = client.get(reverse("match_detail", args=[match.pk]))
+    assert response.status_code == 404 and f"/accounts/login/?next=/matches/{match.pk}/" in response.content.decode()
 
 
 def test_dashboard_lists_my_turn_first(alice_client, alice, bob, carol):

@@ -151,6 +151,7 @@ def test_a_move_out_of_turn_is_refused(client, match, bob):
 
 
 def test_someone_elses_match_is_not_found(client, match, carol):
+    Match.objects.filter(pk=match.pk).update(public=False)  # anyone may open a public match
     client.force_login(carol)
     before = snapshot(match)
     assert client.get(reverse("match_detail", args=[match.pk])).status_code == 404
@@ -215,6 +216,7 @@ def test_polling_an_unchanged_match_is_one_query_beside_the_session_and_the_user
 
 
 def test_someone_elses_match_answers_the_same_as_none_in_plain_words(client, match, carol):
+    Match.objects.filter(pk=match.pk).update(public=False)  # anyone may open a public match
     client.force_login(carol)
     token = match.poll_token
     for url in (
@@ -236,7 +238,9 @@ def test_an_outsider_learns_nothing_of_a_match_among_invited_players(client, ali
     """Join and the poll once answered any match id in words ("This match is over.", "This
     match was cancelled.", "it started without you"); only an open challenge may say so."""
     seats = [SeatSpec("creator"), SeatSpec("user", username=bob.username)]
-    match = services.match_create(creator=alice, game_slug="mancala", options={"variant": "egyptian"}, seats=seats)
+    match = services.match_create(
+        creator=alice, game_slug="mancala", options={"variant": "egyptian"}, seats=seats, public=False
+    )
     if then == "cancelled":
         services.match_cancel(match_id=match.pk, user=alice)
     else:

@@ -108,7 +108,7 @@ def test_cancelling_a_match_takes_two_steps_and_says_who_is_told(client, alice, 
 def test_a_join_that_loses_the_race_for_the_last_seat_leads_back_to_the_lobby(client, alice, bob, carol, monkeypatch):
     """The match was open to Carol when she pressed Join; Bob's join got the lock first."""
     match = services.match_create(
-        creator=alice, game_slug="mancala", options={}, seats=[SeatSpec("creator"), SeatSpec("open")]
+        creator=alice, game_slug="mancala", options={}, seats=[SeatSpec("creator"), SeatSpec("open")], public=False
     )
     match_for_viewer = selectors.match_for_viewer
     raced = []
@@ -128,8 +128,8 @@ def test_a_join_that_loses_the_race_for_the_last_seat_leads_back_to_the_lobby(cl
 
 
 def test_a_join_that_came_too_late_says_so_and_leads_back_to_the_lobby(client, alice, bob, carol):
-    match = services.match_create(
-        creator=alice, game_slug="mancala", options={}, seats=[SeatSpec("creator"), SeatSpec("open")]
+    match = services.match_create(  # private: a public one stays in sight, to watch
+        creator=alice, game_slug="mancala", options={}, seats=[SeatSpec("creator"), SeatSpec("open")], public=False
     )
     client.force_login(carol)
     token = match.poll_token
@@ -150,11 +150,12 @@ def test_a_join_that_came_too_late_says_so_and_leads_back_to_the_lobby(client, a
 
 def test_a_match_among_invited_players_is_theirs_alone_until_it_has_a_free_seat(client, alice, bob, carol):
     """It used to show strangers a "Join this match" button that could only be refused."""
-    invited = services.match_create(
-        creator=alice, game_slug="mancala", options={}, seats=[SeatSpec("creator"), SeatSpec("user", username="bob")]
-    )
+    seats = [SeatSpec("creator"), SeatSpec("user", username="bob")]
+    invited = services.match_create(creator=alice, game_slug="mancala", options={}, seats=seats, public=False)
+    watched = services.match_create(creator=alice, game_slug="mancala", options={}, seats=seats)
     client.force_login(carol)
     assert client.get(reverse("match_detail", args=[invited.pk])).status_code == 404
+    assert "Join this match" not in client.get(reverse("match_detail", args=[watched.pk])).content.decode()
 
     client.force_login(bob)
     page = client.get(reverse("match_detail", args=[invited.pk])).content.decode()

@@ -1,6 +1,7 @@
-"""A player's page (/players/<username>/): their public name, since when they play, their record
-per game, the matches of theirs the viewer may open, and a Challenge link to the new-match form.
-Names next to matches lead there. It costs the same queries for 2 matches as for 30."""
+"""A player's page (/players/<username>/), open to anyone: their public name, since when they play,
+their record per game, the matches of theirs the viewer may open, and a Challenge link to the
+new-match form for those signed in. Names next to matches lead there. It costs the same queries for
+2 matches as for 30 (tests/ratings/test_pages.py: 1 and 1,000 with ratings)."""
 
 from __future__ import annotations
 
@@ -56,9 +57,13 @@ def jeexa(creator, *others):
     return match
 
 
-def test_the_page_needs_a_login_as_match_pages_do(client, alice):
-    response = client.get(reverse("player", args=["alice"]))
-    assert response.status_code == 302 and "/accounts/login/" in response["Location"]
+def test_a_visitor_not_signed_in_opens_the_page_without_a_challenge(client, alice, bob):
+    services.match_resign(match_id=start_match(alice, bob).pk, user=bob)
+
+    html = page_of(client, "alice")
+
+    assert "<h1>Alice</h1>" in html and record_row(html, "Mancala") == ["1", "1", "0", "0"]
+    assert "Challenge" not in html and "?invite=" not in html
 
 
 def test_it_shows_the_public_name_the_month_joined_and_the_record_per_game(client, alice, bob, carol):
@@ -99,10 +104,13 @@ def test_it_lists_only_the_matches_the_viewer_may_open_with_links(client, alice,
     done_with_bob = start_match(alice, bob)
     services.match_resign(match_id=done_with_bob.pk, user=bob)
     challenge = services.match_create(
-        creator=alice, game_slug="mecca", options={}, seats=[SeatSpec("creator"), SeatSpec("open")]
+        creator=alice, game_slug="mecca", options={}, seats=[SeatSpec("creator"), SeatSpec("open")], public=False
     )
+    Match.objects.filter(pk__in=[with_bob.pk, with_carol.pk, done_with_bob.pk]).update(public=False)
+    public = start_match(alice, bob)  # anyone may watch it
     links = {
-        match: reverse("match_detail", args=[match.pk]) for match in (with_bob, with_carol, done_with_bob, challenge)
+        match: reverse("match_detail", args=[match.pk])
+        for match in (with_bob, with_carol, done_with_bob, challenge, public)
     }
 
     def listed(viewer) -> set[Match]:
@@ -110,8 +118,8 @@ def test_it_lists_only_the_matches_the_viewer_may_open_with_links(client, alice,
         html = page_of(client, "alice")
         return {match for match, link in links.items() if f'href="{link}"' in html}
 
-    assert listed(carol) == {with_carol, challenge}, "a match among others stays theirs alone"
-    assert listed(bob) == {with_bob, done_with_bob, challenge}
+    assert listed(carol) == {with_carol, challenge, public}, "a private match among others stays theirs alone"
+    assert listed(bob) == {with_bob, done_with_bob, challenge, public}
     assert listed(alice) == set(links)
     assert listed(staff) == set(links)
     client.force_login(bob)
@@ -139,7 +147,7 @@ def test_which_matches_are_listed_is_said_under_their_heading_not_the_records(cl
 
     assert section(html, "Matches in play or waiting for players").startswith(
         "Matches in play or waiting for players Only the matches you may open are listed, here and below: "
-        "the ones you play with Alice, and open challenges anyone may join. Match"
+        "public ones, the ones you play with Alice, and open challenges anyone may join. Match"
     )
     assert "Waiting for players" in section(html, "Matches in play or waiting for players")
     assert "may open" not in section(html, "Record")
@@ -150,7 +158,8 @@ def test_which_matches_are_listed_is_said_under_their_heading_not_the_records(cl
     user_deactivate(user_id=alice.pk, actor=staff)
     client.force_login(bob)
     assert section(page_of(client, "alice"), "Latest finished matches").startswith(
-        "Latest finished matches Only the matches you may open are listed: the ones you played with Alice. "
+        "Latest finished matches Only the matches you may open are listed: public ones, and the ones you played with "
+        "Alice. "
     )
 
 

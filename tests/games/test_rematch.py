@@ -153,6 +153,10 @@ def test_accepting_a_rematch_withdrawn_meanwhile_says_so_and_creates_nothing(cli
 def test_an_outsider_is_not_offered_a_rematch_and_cannot_make_one(client, match, bob, carol):
     finished(match, bob)
     client.force_login(carol)
+    watched = client.get(reverse("match_detail", args=[match.pk])).content.decode()  # a public match
+    response = client.post(reverse("match_rematch", args=[match.pk]))
+    assert "Rematch" not in watched and 400 <= response.status_code < 500
+    Match.objects.filter(pk=match.pk).update(public=False)
     response = client.post(reverse("match_rematch", args=[match.pk]))
     assert response.status_code == 404 and not Match.objects.filter(rematch_of=match).exists()
 
