@@ -5,6 +5,7 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 
+from games.boards import LastMove
 from games.models import Match, MoveRecord
 
 # The replay page rebuilds a position per request. From the start, a step near the end of a long match
@@ -67,3 +68,31 @@ def _keep(match: Match, ply: int, state) -> None:
 
 def positions_count(moves: list[MoveRecord]) -> int:
     return len(moves) + 1
+
+
+def marks_from(moves: list[MoveRecord], seat: int | None) -> int:
+    """The ply a board's last-move marks count from: for a player the others moved after, right
+    after their own last move (back after two days, they see everything the others did);
+    otherwise the start of the latest turn (a run of moves by one seat: Mecca's placements,
+    Mesopotamia's steps)."""
+    mine = next((index for index in range(len(moves) - 1, -1, -1) if moves[index].seat == seat), None)
+    if mine is not None and mine < len(moves) - 1:
+        return mine + 1
+    start = len(moves) - 1
+    while start > 0 and moves[start - 1].seat == moves[-1].seat:
+        start -= 1
+    return start
+
+
+def last_move(match: Match, moves: list[MoveRecord], seat: int | None, ply: int | None = None) -> LastMove | None:
+    """What the board marks as changed in the position after ``ply`` moves (the latest by
+    default), in the viewer's view: from ``marks_from`` on the match page, the one move shown
+    in the replay. Built from the move records already read: no query."""
+    if ply is None:
+        ply, start = len(moves), marks_from(moves, seat)
+    else:
+        start = ply - 1
+    if ply <= 0 or start < 0:
+        return None
+    before = match.game_obj.view(position_at(match, moves, start), seat)
+    return LastMove(before, tuple((record.seat, record.notation) for record in moves[start:ply]))

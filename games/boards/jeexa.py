@@ -2,11 +2,16 @@
 turns where the piece in hand may go, every other puzzle small (with the pieces a joker may
 take), the piece in hand, the roll, the hand's goal, the last hand's result and the score
 table. Pieces are SVG paths with their tabs and slots; every piece also shows its number,
-so no colour has to be told apart."""
+so no colour has to be told apart.
+
+The last move marks what changed since the position the viewer's marks count from: each piece
+placed, each cell a stolen piece left (with its outline) and where it went, the die when a new
+turn was rolled, and the last hand's result when a hand ended."""
 
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass, field
 
 from games.boards import LastMove
 from games.rules.jeexa.goals import GOAL_NAMES, achieved
@@ -44,7 +49,8 @@ RULE_TEXT_WATCHING = {  # to everyone else
 
 def _north_edge(side: int) -> list[Point]:
     """The top edge of a piece from its top-left corner rightwards, with a tab or slot."""
-    left, mid = [(BODY_LOW, BODY_LOW)], 50
+    left: list[Point] = [(BODY_LOW, BODY_LOW)]
+    mid = 50
     if side == OUT:
         base = BODY_LOW - TAB_REACH
         head = [
@@ -102,8 +108,8 @@ def _cells(moves: list[str]) -> tuple[dict[tuple[int, int], list[dict]], dict[tu
     for move in moves:
         if move.startswith("steal "):
             _word, victim, where = move.split(" ")
-            x, y = where.split(",")
-            steals[int(victim), int(x), int(y)] = move
+            column, row = where.split(",")
+            steals[int(victim), int(column), int(row)] = move
             continue
         x, y, rotation = (int(part) for part in move.split(","))
         spots.setdefault((x, y), []).append({"move": move, "rotation": rotation})
@@ -122,6 +128,8 @@ def puzzle(
     in_hand: int | None = None,
     hand: int = 0,
     robbable: bool = True,
+    marked: dict | None = None,
+    gone: dict | None = None,
 ) -> dict:
     """Rows of cells covering the pieces and the spots where the piece in hand may go, and the
     numbers of their columns (each row's number is its cells' ``y``): the log names places by them.
@@ -129,10 +137,13 @@ def puzzle(
     ``counted`` (when given) marks the other pieces as loose: they would score nothing if the hand
     ended now. ``goal``: the pieces outlined (those a finished hand scored). ``hand`` and ``robbable``
     (whether any other puzzle has a piece a joker could take) let each spot say what it makes.
+    ``marked``: the cells the last move placed a piece on, and ``gone`` those a piece was stolen
+    from (the piece that was there), each with its ``order``; a cell left is drawn even at the edge.
     """
     spots, steals, goal = spots or {}, steals or {}, goal or set()
+    marked, gone = marked or {}, gone or {}
     at = {(p["x"], p["y"]): p for p in pieces}
-    where = set(at) | set(spots)
+    where = set(at) | set(spots) | set(gone)
     if not where:
         return {"rows": [], "count": 0}
     xs, ys = [x for x, _ in where], [y for _, y in where]
@@ -140,22 +151,24 @@ def puzzle(
     for y in range(min(ys), max(ys) + 1):
         row = []
         for x in range(min(xs), max(xs) + 1):
-            cell: dict = {"x": x, "y": y, "piece": None, "options": []}
+            cell: dict = {"x": x, "y": y, "piece": None, "options": [], "mark": marked.get((x, y))}
             if (x, y) in at:
                 p = at[x, y]
                 loose = counted is not None and (x, y) not in counted
                 cell["piece"] = piece(
                     p["value"], p["rotation"], loose=loose, goal=(x, y) in goal, steal=steals.get((x, y))
                 )
-            elif in_hand:
-                cell["options"] = [
-                    {
-                        **o,
-                        "piece": piece(in_hand, o["rotation"]),
-                        "makes": _makes(at, (x, y), in_hand, o["rotation"], hand, robbable),
-                    }
-                    for o in spots.get((x, y), [])
-                ]
+            else:
+                cell["gone"] = gone.get((x, y))
+                if in_hand:
+                    cell["options"] = [
+                        {
+                            **o,
+                            "piece": piece(in_hand, o["rotation"]),
+                            "makes": _makes(at, (x, y), in_hand, o["rotation"], hand, robbable),
+                        }
+                        for o in spots.get((x, y), [])
+                    ]
             row.append(cell)
         rows.append(row)
     return {"rows": rows, "columns": list(range(min(xs), max(xs) + 1)), "count": len(pieces)}
@@ -187,12 +200,28 @@ def present(view: dict, seat: int | None, legal: list[str], last: LastMove | Non
         for owner, pieces in enumerate(view["grids"])
         if owner != focus
     )
+    marks = _marks(view, last)
+    order = marks.ranks()
     puzzles = []
     for owner, pieces in enumerate(view["grids"]):
         standing = view["standing"][owner] if view["standing"] else None  # none once the game is over
         counted = {tuple(cell) for cell in standing["cells"]} if standing else None
         mine = owner == focus
         own_steals = {(x, y): move for (victim, x, y), move in steals.items() if victim == owner}
+        marked = {
+            (x, y): {"order": order[key], "from": _number(marks.came_from.get((owner, x, y)))}
+            for (placer, x, y), key in marks.placed.items()
+            if placer == owner
+        }
+        gone = {
+            (x, y): {
+                "piece": piece(value, rotation, leaving=True),
+                "order": order[key],
+                "by": _number(marks.taken_by.get((owner, x, y))),
+            }
+            for (victim, x, y), (value, rotation, key) in marks.gone.items()
+            if victim == owner
+        }
         puzzles.append(
             {
                 "seat": owner,
@@ -209,6 +238,8 @@ def present(view: dict, seat: int | None, legal: list[str], last: LastMove | Non
                     in_hand=view["piece"] if mine else None,
                     hand=view["hand_number"] if not view["over"] else 0,
                     robbable=robbable,
+                    marked=marked,
+                    gone=gone,
                 ),
             }
         )
@@ -216,13 +247,16 @@ def present(view: dict, seat: int | None, legal: list[str], last: LastMove | Non
         "me": seat,
         "focus": puzzles[focus],
         "others": [p for p in puzzles if p["seat"] != focus],
+        "puzzles": puzzles,
         "hand_number": view["hand_number"],
         "hands": view["hands"],
         "goal": view["goal"],
         "goal_name": view["goal_name"],
         "die": view["die"],
+        "die_mark": _rank(order, marks.die),
         "pips": DIE_PIPS.get(view["die"] or 0, []),
         "in_hand": piece(view["piece"]) if view["piece"] else None,
+        "in_hand_mark": _rank(order, marks.in_hand),
         "stolen_from": None if view["stolen_from"] is None else view["stolen_from"] + 1,
         "rule": (RULE_TEXT if view["to_move"] == seat else RULE_TEXT_WATCHING).get(view["placement_rule"], ""),
         "jokers": view["jokers"],
@@ -231,16 +265,133 @@ def present(view: dict, seat: int | None, legal: list[str], last: LastMove | Non
         "to_move": None if view["to_move"] is None else view["to_move"] + 1,
         "events": view["events"],
         "pile": [{**piece(v), "count": view["pile"][v - 1]} for v in VALUES],
-        "last_hand": _last_hand(view["last_hand"]),
+        "last_hand": _last_hand(view["last_hand"], _rank(order, marks.hand_ended)),
         "table": _table(view),
         "over": view["over"],
         "winners": [seat + 1 for seat in view["winners"]],
+        "marked": bool(order),
     }
 
 
-def _last_hand(result: dict | None) -> dict | None:
+def step_reveals(before: dict, after: dict) -> bool:
+    """A step rolled the die when it took a piece from the pile or began a hand. Most such steps
+    end the turn, but not all: the same player rolls again when every other player's roll found
+    no piece left, and the winner of a hand starts the next one. Placements and steals show
+    nothing new (every puzzle is on the table)."""
+    return before["hand_number"] != after["hand_number"] or before["pile"] != after["pile"]
+
+
+# --- the last move --------------------------------------------------------------------------
+
+
+@dataclass
+class Marks:
+    """What the last move changed, each with a key that orders the changes (``ranks`` turns the
+    keys into the 0, 1, 2 ... the animation counts)."""
+
+    placed: dict[tuple[int, int, int], float] = field(default_factory=dict)  # (seat, x, y): key
+    came_from: dict[tuple[int, int, int], int] = field(default_factory=dict)  # a stolen piece placed: its owner
+    gone: dict[tuple[int, int, int], tuple[int, int, float]] = field(default_factory=dict)  # value, rotation, key
+    taken_by: dict[tuple[int, int, int], int] = field(default_factory=dict)  # a cell left: its thief
+    in_hand: float | None = None  # the stolen piece, not placed yet
+    die: float | None = None
+    hand_ended: float | None = None
+
+    def ranks(self) -> dict[float, int]:
+        keys = [*self.placed.values(), *(key for *_, key in self.gone.values())]
+        keys += [key for key in (self.in_hand, self.die, self.hand_ended) if key is not None]
+        return {key: rank for rank, key in enumerate(sorted(set(keys)))}
+
+
+def _marks(view: dict, last: LastMove | None) -> Marks:
+    """The changes, found by comparing each puzzle then and now (a new hand began with empty
+    ones), ordered by the moves played: a steal, then the placement of what it took, the roll of
+    the turn under way last. A steal taken by itself (the only piece there was) is no move of its
+    own: it comes just before the first placement of a piece of its value in another puzzle."""
+    marks = Marks()
+    if last is None:
+        return marks
+    before, played = last.before, last.played
+    new_hand = before["hand_number"] != view["hand_number"]
+    placed_at, stolen_at = _move_indexes(played, marks)
+    end = float(len(played))
+    for seat, pieces in enumerate(view["grids"]):
+        was = {} if new_hand else _kinds(before["grids"][seat])
+        now = _kinds(pieces)
+        for cell, kind in now.items():
+            if was.get(cell) != kind:
+                marks.placed[(seat, *cell)] = placed_at.get((seat, *cell), end)
+        for cell, (value, rotation) in was.items():
+            if cell not in now:
+                marks.gone[(seat, *cell)] = (value, rotation, stolen_at.get((seat, *cell), -1.0))
+    for where, (value, rotation, key) in marks.gone.items():
+        if key >= 0:
+            continue
+        landed = sorted(
+            (k, spot)
+            for spot, k in marks.placed.items()
+            if spot[0] != where[0] and _kinds(view["grids"][spot[0]])[spot[1:]][0] == value
+        )
+        if landed:
+            key, spot = landed[0][0] - 0.5, landed[0][1]
+            marks.came_from.setdefault(spot, where[0])
+            marks.taken_by.setdefault(where, spot[0])
+        marks.gone[where] = (value, rotation, key if key >= 0 else end - 0.5)
+    if view["stolen_from"] is not None and view["piece"]:
+        left = [
+            k
+            for (seat, *_), (value, _r, k) in marks.gone.items()
+            if (seat, value) == (view["stolen_from"], view["piece"])
+        ]
+        marks.in_hand = max(left) + 0.25 if left else None
+    ended = (view["last_hand"] or {}).get("hand")
+    if ended is not None and ended != (before["last_hand"] or {}).get("hand"):
+        marks.hand_ended = min(marks.placed.values(), default=end) - 0.75 if new_hand else end
+    # A roll takes a piece from the pile (a hand begins with a full one): the roll of the turn under
+    # way, after every move.
+    if view["die"] and (new_hand or before["pile"] != view["pile"]):
+        marks.die = end + 1
+    return marks
+
+
+def _move_indexes(played: tuple[tuple[int, str], ...], marks: Marks) -> tuple[dict, dict]:
+    """Where each move happened, by its index: the last placement on each cell and the last steal
+    from each; a steal's thief and the cell its next placement put the piece on go into ``marks``."""
+    placed_at: dict[tuple[int, int, int], int] = {}
+    stolen_at: dict[tuple[int, int, int], int] = {}
+    for index, (seat, move) in enumerate(played):
+        if move.startswith("steal "):
+            _word, victim, where = move.split(" ")
+            column, row = where.split(",")
+            cell = (int(victim), int(column), int(row))
+            stolen_at[cell] = index
+            marks.taken_by[cell] = seat
+            after = next((m for s, m in played[index + 1 :] if s == seat and not m.startswith("steal ")), None)
+            if after:
+                x, y, _rotation = (int(part) for part in after.split(","))
+                marks.came_from[seat, x, y] = cell[0]
+        else:
+            x, y, _rotation = (int(part) for part in move.split(","))
+            placed_at[seat, x, y] = index
+    return placed_at, stolen_at
+
+
+def _rank(order: dict[float, int], key: float | None) -> int | None:
+    return None if key is None else order[key]
+
+
+def _kinds(pieces: list[dict]) -> dict[tuple[int, int], tuple[int, int]]:
+    return {(p["x"], p["y"]): (p["value"], p["rotation"]) for p in pieces}
+
+
+def _number(seat: int | None) -> int | None:
+    return None if seat is None else seat + 1
+
+
+def _last_hand(result: dict | None, mark: int | None = None) -> dict | None:
     """The hand just finished: every puzzle as it ended, the pieces each player scored outlined (the
-    winner's goal, everyone else's best partial goal), so that the scores can be checked by eye."""
+    winner's goal, everyone else's best partial goal), so that the scores can be checked by eye.
+    ``mark``: the order of its end among the changes the last move made (None: it ended before)."""
     if result is None:
         return None
     puzzles = [
@@ -260,6 +411,7 @@ def _last_hand(result: dict | None) -> dict | None:
         "points": None if result["winner"] is None else result["scores"][result["winner"]],
         "puzzles": puzzles,
         "scores": [{"number": seat + 1, "points": points} for seat, points in enumerate(result["scores"])],
+        "mark": mark,
     }
 
 

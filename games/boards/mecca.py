@@ -1,10 +1,17 @@
 """Mecca's board as its template draws it: the 11 × 11 compound, north at the top as in
 the rules' picture, every colour shown by its letter as well (Y R G B K W) so the board
-reads without colour vision."""
+reads without colour vision.
+
+The last move (``LastMove``) is marked on each square it changed, in the order it changed
+them: a pilgrim placed (or an entrance taken), the pilgrim removed and those it left alone,
+gone back to their owners. The moves are played again by the engine from ``before``: a
+Mecca view hides nothing, and a removal's returns are the engine's to say."""
 
 from __future__ import annotations
 
 from games.boards import LastMove
+from games.engine import get_game
+from games.engine.base import IllegalMove
 from games.rules.mecca.board import (
     CLOSE_TO_KAABA,
     COLOURS,
@@ -16,7 +23,10 @@ from games.rules.mecca.board import (
     mat,
     square_name,
 )
+from games.rules.mecca.notation import parse_move
+from games.rules.mecca.rules import State
 
+MECCA = get_game("mecca")
 ORDINALS = {1: "1st", 2: "2nd", 3: "3rd"}
 NUMBERS = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five"}
 LETTER = dict(zip(COLOURS, LETTERS, strict=True))
@@ -26,16 +36,23 @@ REASONS = {
 }
 # After the name of the one player with an empty hand at the end, as the result names them.
 PLACED_ALL = "placed all their pilgrims, so the round was completed."
+# What the last move did to a square.
+PLACED, REMOVED, RETURNED = "placed", "removed", "returned"
+LAST_ORDER_CAP = 30  # the arrival's steps the board's CSS counts; later changes arrive with the 30th
 
 
 def present(view: dict, seat: int | None, legal: list[str], last: LastMove | None = None) -> dict:
     step = view["step"]
     acting = bool(legal)
-    returned = _returned(view)
+    changed, span = _changes(last)
+    returned = {**_returned(view), **{name: mark["colour"] for name, mark in changed.items() if mark["kind"] != PLACED}}
     targets = set(view["targets"])
     in_play = {colour for colours in view["colours"] for colour in colours}
     rows = [
-        [_cell(row * SIZE + column, view, step, acting, targets, returned, in_play) for column in range(SIZE)]
+        [
+            _cell(row * SIZE + column, view, step, acting, targets, returned, in_play, changed, span)
+            for column in range(SIZE)
+        ]
         for row in range(SIZE)
     ]
     return {
@@ -50,6 +67,9 @@ def present(view: dict, seat: int | None, legal: list[str], last: LastMove | Non
         "scores": _scores(view, seat),
         **_reason(view),
         "purple_in_play": view["purple_in_play"],
+        "any_out": any(cell["out"] for cells in rows for cell in cells),
+        "last_span": _span_words(span) if changed else "",
+        "picture_label": _picture_label(view),
     }
 
 
@@ -62,7 +82,15 @@ def _token(colour: str) -> dict:
 
 
 def _cell(
-    square: int, view: dict, step: str, acting: bool, targets: set[str], returned: dict, in_play: set[str]
+    square: int,
+    view: dict,
+    step: str,
+    acting: bool,
+    targets: set[str],
+    returned: dict,
+    in_play: set[str],
+    changed: dict[str, dict],
+    span: int,
 ) -> dict:
     name = square_name(square)
     kind = mat(square)
@@ -79,13 +107,14 @@ def _cell(
         "close": square in CLOSE_TO_KAABA,
         "target": name in targets,
         "returned": _token(returned[name]) if name in returned and not pilgrim else None,
+        "last": changed.get(name),
         "move": None,
     }
     if acting:
         # Every square may be clicked, the Kaaba and the taken ones too: a refused one comes
         # back with the reason (only the marked ones are Tab stops).
         cell["move"] = "x" + name if step == "remove" else name
-    cell["label"] = _label(cell, step)
+    cell["label"] = _label(cell, step, span)
     cell["move_said"] = _move_said(cell, step) if cell["target"] else ""
     return cell
 
@@ -108,17 +137,26 @@ def _move_said(cell: dict, step: str) -> str:
     return f"Place a pilgrim on {cell['name']}"
 
 
-def _label(cell: dict, step: str) -> str:
+LAST_WORDS = {
+    PLACED: "placed {when}",
+    REMOVED: "its {colour} pilgrim removed {when}",
+    RETURNED: "its {colour} pilgrim gone back to its owner {when}",
+}
+
+
+def _label(cell: dict, step: str, span: int) -> str:
     """What a screen reader says for the square."""
     words = [cell["name"]]
     if cell["pilgrim"]:
         words.append(f"{cell['pilgrim']['colour']} pilgrim")
     elif cell["mat"] == "kaaba":
         words.append("the Kaaba")
+    if cell["last"]:
+        words.append(LAST_WORDS[cell["last"]["kind"]].format(colour=cell["last"]["colour"], when=_span_words(span)))
     if cell["crescent"]:
         words.append(f"{cell['crescent']['colour']} crescent")
     if cell["entrance"]:
-        words.append(f"entrance {cell['entrance']}" + (" (not used)" if cell["out"] else ""))
+        words.append(f"entrance {cell['entrance']}" + (" (not in play)" if cell["out"] else ""))
     elif cell["out"]:
         words.append("purple mat, not in play")
     if cell["close"]:
@@ -126,6 +164,70 @@ def _label(cell: dict, step: str) -> str:
     if cell["target"]:
         words.append(TARGET_WORDS[step])
     return ", ".join(words)
+
+
+def _span_words(span: int) -> str:
+    return "in the last move" if span == 1 else f"in the last {span} moves"
+
+
+def _changes(last: LastMove | None) -> tuple[dict[str, dict], int]:
+    """Each square the moves of ``last`` changed (its latest change), numbered in the order
+    they happened; and how many moves that is."""
+    marks: dict[str, dict] = {}
+    if not last:
+        return marks, 0
+    state, span, happened = _state(last.before), 0, 0
+    for seat, move in last.played:
+        try:
+            after = MECCA.apply(state, seat, move)
+        except IllegalMove:
+            break  # moves that do not follow from ``before`` (a bug elsewhere) mark what they can, not break the page
+        for name, kind, colour in _events(state, after, MECCA.normalize(move)):
+            marks[name] = {"kind": kind, "order": min(happened, LAST_ORDER_CAP), "colour": colour}
+            happened += 1
+        state, span = after, span + 1
+    return marks, span
+
+
+def _events(state: State, after: State, move: str) -> list[tuple[str, str, str]]:
+    """What one move did, square by square, as (square, what, the pilgrim's colour)."""
+    parsed = parse_move(move)
+    if parsed.kind == "place" and parsed.square is not None:
+        return [(square_name(parsed.square), PLACED, COLOURS[state.colour])]
+    removal = after.last_removal
+    if parsed.kind != "remove" or removal is None:
+        return []  # a pass
+    gone = [(square_name(removal.square), REMOVED, COLOURS[removal.colour])]
+    return gone + [(square_name(square), RETURNED, COLOURS[colour]) for square, colour in removal.returned]
+
+
+def _state(view: dict) -> State:
+    """The position a view shows (the seed only serves the AI)."""
+    return MECCA.load(
+        {
+            "players": len(view["colours"]),
+            "seed": 0,
+            "board": view["board"],
+            "hand": view["in_hand"],
+            "entrances": view["entrances"],
+            "step": view["step"],
+            "colour": view["colour_to_act"],
+            "placed": view["placed_this_turn"],
+            "round": view["round"],
+            "final_round": view["final_round"],
+            "last_removal": view["last_removal"],
+            "passed": view["passed"],
+            "reason": view["reason"],
+            "moves_played": view["moves_played"],
+            "recent_removals": view["recent_removals"],
+        }
+    )
+
+
+def _picture_label(view: dict) -> str:
+    """The board as a picture says (the home page): a short line, not every square."""
+    pilgrims = len(view["board"])
+    return f"A Mecca board: the compound round the Kaaba, with {pilgrims} pilgrim{'s' if pilgrims != 1 else ''} placed"
 
 
 def _returned(view: dict) -> dict[str, str]:

@@ -80,7 +80,7 @@ def result_and_board(client, match: Match, viewer) -> tuple[str, str]:
     page = client.get(reverse("match_detail", args=[match.pk])).content.decode()
     result = page_text(re.search(r'<p class="turn"[^>]*>(.*?)</p>', page, re.S)[1])
     board = re.search(
-        r'<section id="board" class="board">\s*<h2 class="visually-hidden">Board</h2>(.*?)</section>\s*'
+        r'<section id="board" class="board"[^>]*>\s*<h2 class="visually-hidden">Board</h2>(.*?)</section>\s*'
         r'<section id="log"',
         page,
         re.S,

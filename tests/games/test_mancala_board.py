@@ -162,7 +162,7 @@ def test_ethiopian_buttons_point_the_way_the_coins_go_and_name_it(client, alice,
         coins = MANCALA.view(MANCALA.load(match.state), mover)["tiles"][mover][2]
         assert button.attrs["aria-label"] == f"Sow tile 3 ({coins} coins) {turn} (to your {side})"
     assert text_of(board, "direction-key") == (
-        "Choose a tile and a direction: ◀ clockwise (to your left) or ▶ counterclockwise (to your right)."
+        "Choose a tile, then a direction: ◀ clockwise (to your left) or ▶ counterclockwise (to your right)."
     )
 
 

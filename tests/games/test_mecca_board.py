@@ -145,24 +145,46 @@ def removal_state():
     return state
 
 
-def test_removal_targets_are_marked_by_a_shape_not_by_colour_alone(client, alice, bob, carol):
-    """Colour-blind safe: the green outline of a square one may play looks like the ring's
-    outline to a red-green colour-blind player, so a placement target has a dot and a
-    pilgrim one may remove a cross."""
+def square_html(page: str, name: str) -> str:
+    """The markup of one square of the page's board, from its opening tag's test id to its end."""
+    return re.split(r"</(?:button|div)>", page.split(f'data-testid="square-{name}"', 1)[1], maxsplit=1)[0]
+
+
+def test_the_three_marks_are_three_shapes_none_of_them_a_pilgrims_disc(client, alice, bob, carol):
+    """Colour-blind safe, and never taken for a pilgrim: "×" meant both "may be removed" and "entrance
+    not used", and the green dot where a pilgrim may go looked like a green pilgrim. Now a plus where a
+    pilgrim may go, a red × badge on one that may be removed, hatching (and words) where nothing is in play."""
     dave = make_user("dave")
     match = start_timed_match(alice, bob, carol, dave, clock=ClockSpec(), game="mecca")
-    state = removal_state()
-    Match.objects.filter(pk=match.pk).update(state=MECCA.dump(state))
-    seat = MECCA.to_act(state)[0]
-    client.force_login({0: alice, 1: bob, 2: carol, 3: dave}[seat])
-    page = client.get(reverse("match_detail", args=[match.pk])).content.decode()
-    targets = MECCA.view(state, seat)["targets"]
-    assert targets
-    for name in targets:
-        button = page.split(f'data-testid="square-{name}"', 1)[1].split("</button>", 1)[0]
-        assert 'class="take"' in button, name
-    untouched = next(name for name in MECCA.view(state, seat)["board"] if name not in targets)
-    assert 'class="take"' not in page.split(f'data-testid="square-{untouched}"', 1)[1].split("</button>", 1)[0]
+    users = {0: alice, 1: bob, 2: carol, 3: dave}
+    for state, mark, other in (
+        (placing_state(), "may-place", "may-remove"),
+        (removal_state(), "may-remove", "may-place"),
+    ):
+        Match.objects.filter(pk=match.pk).update(state=MECCA.dump(state))
+        seat = MECCA.to_act(state)[0]
+        client.force_login(users[seat])
+        page = client.get(reverse("match_detail", args=[match.pk])).content.decode()
+        view = MECCA.view(state, seat)
+        assert view["targets"]
+        for name in view["targets"]:
+            square = square_html(page, name)
+            assert f'class="{mark}"' in square and other not in square, name
+        untouched = next(name for name in view["board"] if name not in view["targets"])
+        assert "may-" not in square_html(page, untouched)
+        for name in view["unused_entrances"]:
+            square = square_html(page, name)
+            assert re.search(r'class="mecca-cell mat-entrance out"', square) and "may-" not in square, name
+            assert "×" not in square and "✕" not in square
+        assert 'class="dot"' not in page and 'class="take"' not in page
+    legend = page.split('class="mecca-legend"', 1)[1].split("</ul>", 1)[0]
+    for sample, words in (
+        ("may-place", "a pilgrim may go here"),
+        ("may-remove", "this pilgrim may be removed"),
+        ("swatch out", "not in play"),
+    ):
+        line = next(line for line in legend.split("<li") if sample in line)
+        assert words in line, sample
 
 
 def test_the_colour_table_says_it_lists_the_choosing_order_during_set_up_and_the_playing_order_after(

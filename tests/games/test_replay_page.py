@@ -124,10 +124,12 @@ def test_replay_steps_through_every_position(alice_client, match, alice, bob):
 
 
 def test_the_mesopotamia_replay_does_not_ask_for_clicks(client, alice, bob):
-    """The map's key told a replay's reader to click a dashed hex to make that move."""
+    """The map's key told a replay's reader to choose a tribe and a hex to make a move."""
     match = start_timed_match(alice, bob, game="mesopotamia")
     client.force_login(alice)
     playing = client.get(reverse("match_detail", args=[match.pk])).content.decode()
     replay = client.get(reverse("match_replay", args=[match.pk]) + "?ply=0").content.decode()
-    assert "click one to make that move" in playing
-    assert "click one to make that move" not in replay and "The map of Mesopotamia" in replay
+    how_to_play = "choose one, then a highlighted hex"
+    assert how_to_play in playing
+    assert how_to_play not in replay and "The map of Mesopotamia" in replay
+    assert "meso-camp" not in replay and "meso-dest" not in replay  # nothing on the replay's map to click
