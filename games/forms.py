@@ -14,6 +14,13 @@ from games.services import ClockSpec, SeatSpec
 POSITIONS = [("first", "I move first"), ("last", "I move last"), ("random", "Random seat")]
 INVITE_NEEDS_NAME = "Type the username or display name of the player you invite."
 NO_ONE_ELSE = "Choose who plays on the other seat."
+SEAT_NEEDS_SOMEONE = "Choose who plays on this seat."
+PLAYERS_OUT_OF_RANGE = "Choose between {low} and {high} players."
+# The page without its script: the number changed, then Create pressed instead of Set.
+TOO_MANY_SEATS = (
+    "{players} players leave {opponents} other {seats}, but {filled} are filled: "
+    "choose {needed} players, or press Set to show {opponents}."
+)
 # The one <datalist> of recent opponents that every invite field offers (``MatchCreateForm.suggest``).
 SUGGESTIONS_ID = "recent-opponents"
 SUGGESTIONS_HELP = "Players you played with lately are suggested as you type."
@@ -116,10 +123,13 @@ class MatchCreateForm(FocusFirstRefused, forms.Form):
     form_token = forms.CharField(widget=forms.HiddenInput, required=False)
     suggestions_id = SUGGESTIONS_ID
 
-    def __init__(self, game: Game, *args, creator: User, **kwargs):
+    def __init__(self, game: Game, *args, creator: User, setting_players: bool = False, **kwargs):
+        """``setting_players``: the page's Set button (no script) sent the form to be drawn
+        again with the number of seat blocks chosen; only that number is checked."""
         super().__init__(*args, **kwargs)
         self.game = game
         self.creator = creator
+        self.setting_players = setting_players
         self.suggestions: list[tuple[str, str]] = []  # (username, display name or ""): ``suggest``
         unused = CLOCK_FIELDS_UNUSED.get(self.data.get("time_control") or TimeControl.NONE, ()) if self.is_bound else ()
         if unused:  # hidden on the page: a value left there (a 0 typed before switching) must not refuse the form
@@ -135,20 +145,48 @@ class MatchCreateForm(FocusFirstRefused, forms.Form):
                 initial=allowed[0],
                 help_text=OPTION_HELP.get(game.slug, {}).get(name, ""),
             )
+        if game.min_players < game.max_players:
+            low, high = game.min_players, game.max_players
+            self.fields["players"] = forms.TypedChoiceField(
+                choices=[(number, str(number)) for number in range(low, high + 1)],
+                coerce=int,
+                empty_value=None,
+                # Not required: a form without it (an older page, a script) counts the seats filled.
+                required=False,
+                initial=low,
+                label="Players",
+                help_text=f"{low} to {high}, you included.",
+                error_messages={"invalid_choice": PLAYERS_OUT_OF_RANGE.format(low=low, high=high)},
+            )
         occupants = [("open", "Open seat: anyone may join"), ("invite", "Invite a player")]
         occupants += [(f"ai:{level}", f"AI: {label}") for level, label in game.ai_levels.items()]
         for number in range(1, game.max_players):
-            required = number < game.min_players
-            choices = occupants if required else [("", "No one (fewer players)"), *occupants]
+            # No "no one" choice: the number of players says which seats are played. Empty is
+            # accepted (not offered) for a form without that number, as a seat left out.
             self.fields[f"seat_{number}"] = forms.ChoiceField(
                 label=f"Opponent {number}",
-                choices=choices,
-                required=required,
-                initial="ai:1" if number == 1 else "",
+                choices=occupants,
+                required=number < game.min_players,
+                initial=occupants[2][0] if len(occupants) > 2 else "open",
+                error_messages={"required": SEAT_NEEDS_SOMEONE},
             )
             self.fields[f"invite_{number}"] = forms.CharField(
                 label=f"Username or display name to invite (opponent {number})", required=False, max_length=150
             )
+        # In the page's order, so that the first refused field (autofocus) is the first one seen.
+        seating = ["players", "position"] + [
+            f"{kind}_{n}" for n in range(1, game.max_players) for kind in ("seat", "invite")
+        ]
+        self.order_fields([name for name in self.fields if name not in seating] + seating)
+        self.opponents_shown = self._opponents_shown()
+        if setting_players and self.is_bound:
+            # A seat block shown again after it was hidden (so not sent) offers the usual choice;
+            # and the page opens at the number, above the seats it just showed.
+            self.data = self.data.copy()
+            for number in range(1, game.max_players):
+                self.data.setdefault(f"seat_{number}", self.fields[f"seat_{number}"].initial)
+            if "players" in self.fields:
+                self.fields["players"].widget.attrs["autofocus"] = True
 
     def suggest(self, players: list[User]) -> None:
         """Offer ``players`` in every invite field: each option fills in a username (which the form
@@ -165,8 +203,39 @@ class MatchCreateForm(FocusFirstRefused, forms.Form):
             self[f"invite_{number}"].help_text = SUGGESTIONS_HELP
 
     def seat_rows(self):
-        """(seat field, invite field) pairs for the template."""
-        return [(self[f"seat_{n}"], self[f"invite_{n}"]) for n in range(1, self.game.max_players)]
+        """(seat field, invite field, shown) for every opponent's seat the game may have: the
+        page holds them all, those beyond the number of players hidden and disabled (site.js
+        shows them when the number changes; without it, the Set button draws the page again)."""
+        return [
+            (self[f"seat_{n}"], self[f"invite_{n}"], n <= self.opponents_shown) for n in range(1, self.game.max_players)
+        ]
+
+    def _players_sent(self) -> int | None:
+        """The number of players the form holds, if one of the game's; else None."""
+        if "players" not in self.fields:
+            return self.game.max_players
+        value = self.data.get("players") if self.is_bound else self.initial.get("players", self.game.min_players)
+        try:
+            players = int(value)
+        except (TypeError, ValueError):
+            return None
+        return players if self.game.min_players <= players <= self.game.max_players else None
+
+    def _seats_filled(self) -> list[int]:
+        """The numbers of the opponents' seats the sent form fills."""
+        if not self.is_bound:
+            return []
+        return [n for n in range(1, self.game.max_players) if self.data.get(f"seat_{n}")]
+
+    def _opponents_shown(self) -> int:
+        """How many opponents' seat blocks the page shows: as many as the number of players
+        asks for, and every seat filled beside (a number lowered without Set, or refused, or
+        not sent), so that nothing filled in is hidden; Set shows the number chosen."""
+        players = self._players_sent()
+        filled = self._seats_filled()
+        if players is not None and (self.setting_players or not filled):
+            return players - 1
+        return max(players or self.game.min_players, max(filled, default=0) + 1) - 1
 
     def option_fields(self):
         return [self[f"option_{name}"] for name in self.game.options]
@@ -176,9 +245,14 @@ class MatchCreateForm(FocusFirstRefused, forms.Form):
         or a clock are asked for here too (it refuses only the first, and only once the rest
         of the form is right)."""
         data = super().clean()
+        if self.setting_players:
+            return data
         specs: list[SeatSpec] = []
         invited: set[int] = set()
-        for number in range(1, self.game.max_players):
+        players = data.get("players") if "players" in self.fields else self.game.max_players
+        if players is not None:  # else every seat filled counts, as the form had no number before
+            self._check_seats_match(players)
+        for number in range(1, players or self.game.max_players):
             choice = data.get(f"seat_{number}") or ""
             if choice == "open":
                 specs.append(SeatSpec("open"))
@@ -218,6 +292,32 @@ class MatchCreateForm(FocusFirstRefused, forms.Form):
                 players=len(specs) + 1,
             )
         return data
+
+    def _post_clean(self) -> None:
+        super()._post_clean()
+        if self.setting_players:  # the rest is checked when the form is sent to make its match
+            for name in [name for name in self.errors if name != "players"]:
+                del self.errors[name]
+
+    def _check_seats_match(self, players: int) -> None:
+        """Each of the ``players`` - 1 opponents' seats filled, and none beyond (refused at the
+        number, where it was changed, and kept: the page shows every seat filled)."""
+        for number in range(1, players):
+            if not self.data.get(f"seat_{number}") and f"seat_{number}" not in self.errors:
+                self.add_error(f"seat_{number}", SEAT_NEEDS_SOMEONE)
+        filled = self._seats_filled()
+        if filled and filled[-1] >= players:
+            opponents = players - 1
+            self.add_error(
+                "players",
+                TOO_MANY_SEATS.format(
+                    players=players,
+                    opponents=opponents,
+                    seats="seat" if opponents == 1 else "seats",
+                    filled=len(filled),
+                    needed=filled[-1] + 1,
+                ),
+            )
 
     def _check(self, field: str, service_check, *args, **kwargs) -> None:
         """The service's refusal, if any, as an error of ``field``."""

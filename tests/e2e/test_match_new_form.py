@@ -1,5 +1,7 @@
 """The new-match form shows only the fields its choices use, by CSS alone (no script); a
-script disables the hidden clock fields, so that a value left there cannot stop the form."""
+script disables the hidden clock fields, so that a value left there cannot stop the form.
+It asks the number of players first and shows that many seats: at once with the script, by
+its Set button without it."""
 
 from __future__ import annotations
 
@@ -9,7 +11,9 @@ import pytest
 from django.urls import reverse
 from playwright.sync_api import expect
 
+from games.models import Match
 from tests.conftest import make_user, start_match
+from tests.e2e.conftest import console_checked_page
 from tests.e2e.pages import log_in
 
 pytestmark = [pytest.mark.e2e]
@@ -109,3 +113,57 @@ def test_the_invite_fields_suggest_recent_opponents(page, live_server, db):
     page.get_by_role("button", name="Create match").click()
     expect(page).to_have_url(re.compile(r"/matches/\d+/$"))
     expect(page.get_by_text("Waiting for Quinn to accept")).to_be_visible()
+
+
+def opponents_shown(page) -> list[str]:
+    return [name for name in (f"Opponent {n}" for n in range(1, 8)) if page.get_by_role("group", name=name).count()]
+
+
+def test_the_number_of_players_shows_as_many_seats_and_keeps_those_it_hides(page, live_server, db):
+    make_user("petra")
+    log_in(page, live_server.url, "petra")
+    page.goto(live_server.url + reverse("match_new", args=["jeexa"]))
+    players = page.get_by_role("combobox", name=re.compile(r"^Players"))
+    expect(players).to_have_value("2")
+    expect(page.get_by_role("button", name="Set")).to_be_hidden()  # the script does its work
+    assert opponents_shown(page) == ["Opponent 1"]
+
+    players.select_option("5")
+    assert opponents_shown(page) == ["Opponent 1", "Opponent 2", "Opponent 3", "Opponent 4"]
+    page.get_by_role("combobox", name="Opponent 4").select_option(label="Open seat: anyone may join")
+    page.get_by_role("combobox", name="Opponent 2").select_option(label="AI: Strong")
+    players.select_option("3")
+    assert opponents_shown(page) == ["Opponent 1", "Opponent 2"]
+    players.select_option("5")
+    expect(page.get_by_role("combobox", name="Opponent 4")).to_have_value("open")
+
+    players.select_option("3")
+    page.get_by_role("button", name="Create match").click()
+    expect(page).to_have_url(re.compile(r"/matches/\d+/$"))
+    match = Match.objects.get()
+    assert [seat.ai_level for seat in match.seats.order_by("number")] == [None, 1, 2], "the hidden seat is not sent"
+
+
+def test_without_a_script_set_shows_the_seats_and_enter_still_creates_the_match(browser, live_server, db):
+    """Enter in a field sends the form with its first button: Set, before the seats, would have
+    drawn the form again instead of making the match."""
+    make_user("petra")
+    make_user("quinn", display_name="Quinn")
+    with console_checked_page(browser, java_script_enabled=False) as page:
+        log_in(page, live_server.url, "petra")
+        page.goto(live_server.url + reverse("match_new", args=["jeexa"]))
+        page.get_by_role("combobox", name="Opponent 1").select_option(label="Invite a player")
+        page.get_by_label("Username or display name to invite (opponent 1)").fill("quinn")
+        page.get_by_role("combobox", name=re.compile(r"^Players")).select_option("4")
+        assert opponents_shown(page) == ["Opponent 1"], "no script: the page is as it was drawn"
+
+        page.get_by_role("button", name="Set").click()
+        assert opponents_shown(page) == ["Opponent 1", "Opponent 2", "Opponent 3"]
+        expect(page.get_by_label("Username or display name to invite (opponent 1)")).to_have_value("quinn")
+        expect(page.get_by_role("combobox", name=re.compile(r"^Players"))).to_be_focused()
+        assert not Match.objects.exists()
+
+        page.get_by_role("combobox", name="Opponent 3").select_option(label="Open seat: anyone may join")
+        page.get_by_label("Username or display name to invite (opponent 1)").press("Enter")
+        expect(page).to_have_url(re.compile(r"/matches/\d+/$"))
+        assert Match.objects.get().seats.count() == 4

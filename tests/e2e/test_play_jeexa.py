@@ -27,6 +27,7 @@ AI_REPLY_TIMEOUT_MS = 30_000
 def start_three_player_match(page: Page) -> None:
     page.get_by_role("navigation").get_by_role("link", name="Lobby").click()
     page.get_by_role("link", name="New Jeexa match").click()
+    page.get_by_role("combobox", name=re.compile(r"^Players")).select_option("3")
     page.get_by_role("combobox", name="Opponent 1").select_option(label="AI: Easy")
     page.get_by_role("combobox", name="Opponent 2").select_option(label="AI: Strong")
     page.get_by_role("combobox", name="Your seat").select_option(label="I move first")

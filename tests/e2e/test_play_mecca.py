@@ -4,6 +4,8 @@ AI colours, played by a real Celery worker, answer in between."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from playwright.sync_api import Page, expect
 
@@ -18,6 +20,7 @@ AI_REPLY_TIMEOUT_MS = 40_000
 def start_four_player_match(page: Page) -> None:
     page.get_by_role("navigation").get_by_role("link", name="Lobby").click()
     page.get_by_role("link", name="New Mecca match").click()
+    page.get_by_role("combobox", name=re.compile(r"^Players")).select_option("4")
     for number, level in ((1, "AI: Easy"), (2, "AI: Strong"), (3, "AI: Easy")):
         page.get_by_role("combobox", name=f"Opponent {number}").select_option(label=level)
     page.get_by_role("combobox", name="Your seat").select_option(label="I move first")

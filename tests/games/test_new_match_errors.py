@@ -38,6 +38,7 @@ def test_every_wrong_invitation_is_named_at_once_beside_its_own_name(alice_clien
     stranger = make_user("stranger")
     stranger.emailaddress_set.update(verified=False)
     data = {
+        "players": "7",
         "seat_1": "invite",
         "invite_1": "ghost",
         "seat_2": "invite",

@@ -56,7 +56,7 @@ def test_the_new_match_form_writes_each_heading_once(alice_client):
     page = alice_client.get(reverse("match_new", args=["jeexa"])).content.decode()
     visible = re.sub(r'<[^>]*class="visually-hidden"[^>]*>[^<]*</[^>]*>', "", page)
     visible = " ".join(strip_tags(visible).split())
-    for heading in ("Time control", "Opponent 1", "Opponent 7"):
+    for heading in ("Time control", "Your seat", "Opponent 1", "Opponent 7"):
         assert visible.count(heading) == 1, heading
         assert f'class="visually-hidden">{heading}</label>' in page, heading
 
