@@ -550,3 +550,44 @@ document.addEventListener("toggle", (event) => {
     dropChoice();
   }
 }, true);
+
+// A redraw that brings a position the page had not shown (the opponent's or the AI's move,
+// arriving by the poll) marks the board "arrived": the boards' styles animate what the last
+// move changed under that class only, so a first load or an unchanged redraw stays still.
+let plyWas = null;
+
+document.addEventListener("htmx:beforeSwap", () => {
+  const board = document.getElementById("board");
+  plyWas = board ? board.dataset.ply : null;
+});
+
+// After the settle, not the swap: settling puts the new board's own attributes back, class included.
+document.addEventListener("htmx:afterSettle", (event) => {
+  if (event.target instanceof Element && event.target.closest(".topbar")) return;  // the count settles first
+  const board = document.getElementById("board");
+  if (board && plyWas !== null && board.dataset.ply && board.dataset.ply !== plyWas) {
+    board.classList.add("arrived");
+  }
+  plyWas = null;
+});
+
+// The new-match form holds a seat block per opponent the game may have; those beyond the number
+// of players are hidden and disabled (not sent). Show the right ones as the number changes: the
+// Set button that does it without a script (the page drawn again) is then not needed.
+function syncSeats(select) {
+  select.form.querySelectorAll("fieldset[data-opponent]").forEach((block) => {
+    block.hidden = block.disabled = Number(block.dataset.opponent) >= Number(select.value);
+  });
+}
+// Back to the form, the browser may put another number back than the page was drawn with.
+window.addEventListener("pageshow", () => {
+  document.querySelectorAll('.match-new select[name="players"]').forEach((select) => {
+    select.form.querySelector('button[name="set_players"]')?.remove();  // site.css shows every button
+    if (!select.selectedOptions[0]?.defaultSelected) syncSeats(select);
+  });
+});
+document.addEventListener("change", (event) => {
+  if (event.target instanceof Element && event.target.matches('.match-new select[name="players"]')) {
+    syncSeats(event.target);
+  }
+});
