@@ -84,15 +84,11 @@ def marks_from(moves: list[MoveRecord], seat: int | None) -> int:
     return start
 
 
-def last_move(match: Match, moves: list[MoveRecord], seat: int | None, ply: int | None = None) -> LastMove | None:
-    """What the board marks as changed in the position after ``ply`` moves (the latest by
-    default), in the viewer's view: from ``marks_from`` on the match page, the one move shown
-    in the replay. Built from the move records already read: no query."""
-    if ply is None:
-        ply, start = len(moves), marks_from(moves, seat)
-    else:
-        start = ply - 1
-    if ply <= 0 or start < 0:
+def last_move(match: Match, moves: list[MoveRecord], seat: int | None) -> LastMove | None:
+    """What the match page's board marks as changed (from ``marks_from``), in the viewer's view.
+    Built from the move records already read: no query."""
+    start = marks_from(moves, seat)
+    if start < 0:
         return None
     before = match.game_obj.view(position_at(match, moves, start), seat)
-    return LastMove(before, tuple((record.seat, record.notation) for record in moves[start:ply]))
+    return LastMove(before, tuple((record.seat, record.notation) for record in moves[start:]))

@@ -26,7 +26,7 @@ from django_htmx.http import HttpResponseClientRefresh
 from accounts.forms import VacationForm
 from accounts.views import profile_page
 from games import hooks, selectors, services
-from games.boards import board_context, seat_colours
+from games.boards import LastMove, board_context, seat_colours
 from games.engine import all_games, get_game
 from games.forms import MatchCreateForm
 from games.models import Match, Seat, Status
@@ -606,8 +606,13 @@ def match_replay(request, pk: int):
     ply = max(0, min(ply, last))
     game = match.game_obj
     my_seat = next((seat for seat in match.seats.all() if request.user.pk and seat.user_id == request.user.pk), None)
-    state = position_at(match, moves, ply)
     seat_number = my_seat.number if my_seat else None
+    if ply:  # the move that led here, marked on the board: from the position before it
+        before, record = position_at(match, moves, ply - 1), moves[ply - 1]
+        shown = LastMove(game.view(before, seat_number), ((record.seat, record.notation),))
+        state = game.load(match.state) if ply == match.version else game.apply(before, record.seat, record.notation)
+    else:
+        state, shown = position_at(match, moves, 0), None
     view = game.view(state, seat_number)
     seats = list(match.seats.all())
     names = seat_names_at(seats, moves, selectors.match_level_changes(match), ply)
@@ -624,7 +629,7 @@ def match_replay(request, pk: int):
         ],
         "my_seat": my_seat,
         "view": view,
-        "board": board_context(game.slug, view, seat_number, [], last_move(match, moves, seat_number, ply)),
+        "board": board_context(game.slug, view, seat_number, [], shown),
         "legal": [],
         "moves": moves,
         "ply": ply,

