@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from playwright.sync_api import Page, expect
 
 from chat.models import Message
@@ -35,3 +37,11 @@ def write_messages(match, viewer, other) -> None:
             for author, text in texts
         ]
     )
+
+
+def zoom_the_map_in_fully(page: Page) -> None:
+    """Mesopotamia's map zoomed in by its own + button as far as it goes (the map pans in its frame)."""
+    zoom_in = page.get_by_role("button", name="Zoom in on the map")
+    while zoom_in.is_enabled():
+        zoom_in.click()
+    expect(page.locator("#board .meso-frame")).to_have_class(re.compile(r"\bis-zoomed\b"))

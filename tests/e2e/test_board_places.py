@@ -1,6 +1,7 @@
 """On a phone a player finds on the board the places the move log names: Jeexa's "at -1,0" by
 the numbers along each puzzle's top and left, Mesopotamia's "to -3,2" by the label in the hex,
-each large enough to read; on a desktop too, however far the map has grown."""
+each large enough to read (the map fits the phone's width whole, and its labels read once it is
+zoomed in); on a desktop too, however far the map has grown."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from django.urls import reverse
 from games.models import MoveRecord
 from games.services import ClockSpec, creating
 from tests.e2e.conftest import PHONE, console_checked_page
-from tests.e2e.pages import log_in
+from tests.e2e.pages import log_in, zoom_the_map_in_fully
 from tests.games.conftest import play_random_moves, start_timed_match
 
 pytestmark = [pytest.mark.e2e]
@@ -42,10 +43,11 @@ HEX_LABEL_PX = """() => Math.min(...[...document.querySelectorAll('.meso-coords'
     text => parseFloat(getComputedStyle(text).fontSize) * text.getScreenCTM().a))"""
 # The map's labels as drawn at its own size, what a phone shows of a grown map.
 MAP_LABEL_PX = 11
-# Whether the map scrolls sideways in its box, and its height as drawn.
+# Whether the map scrolls in its frame (either way), and its height as drawn.
 MAP_BOX = """() => {
-    const map = document.querySelector('.meso-map');
-    return [map.scrollWidth > map.clientWidth + 1, document.querySelector('.meso-svg').getBoundingClientRect().height];
+    const frame = document.querySelector('.meso-frame');
+    return [frame.scrollWidth > frame.clientWidth + 1 || frame.scrollHeight > frame.clientHeight + 1,
+            document.querySelector('.meso-svg').getBoundingClientRect().height];
 }"""
 MAP_FITS_PX = 42 * 16  # a small map is drawn no higher than 42rem
 # The hexes to choose (dashed) whose place's label the dashed outline runs through: the label reaches
@@ -89,14 +91,18 @@ def test_the_places_the_log_names_can_be_found_and_read_on_a_phone(phone, live_s
         assert placed and square and smallest >= SMALLEST_READABLE_PX, puzzles
 
     phone.goto(live_server.url + reverse("match_detail", args=[mesopotamia.pk]))
+    assert phone.evaluate(MAP_BOX)[0] is False, "the whole map in view, at the phone's width"
+    zoom_the_map_in_fully(phone)
     assert phone.evaluate(HEX_LABEL_PX) >= SMALLEST_READABLE_PX
+    assert phone.evaluate("document.documentElement.scrollWidth") <= PHONE["width"], "the map pans, not the page"
 
 
 def test_a_mesopotamia_map_keeps_its_labels_readable_on_every_screen(browser, live_server, alice, bob, monkeypatch):
     """A desktop fitted a grown map (832 by 736) into its column and 42rem: its labels came out at
     7.8 px. It is drawn at its own size at least, and scrolls in its box where it is larger; a small
-    map is drawn larger, as far as the column and 42rem allow, and scrolls nowhere. (A phone drew a
-    small map 36rem wide, 576 px, and scrolled it in a 358 px box.)"""
+    map is drawn larger, as far as the column and 42rem allow, and scrolls nowhere. A phone draws
+    the map as wide as the screen, whole, and its labels come to that size once it is zoomed in.
+    (A phone drew a small map 36rem wide, 576 px, and scrolled it in a 358 px box.)"""
     monkeypatch.setattr(creating, "new_seed", lambda: 1)
     small = start_timed_match(alice, bob, clock=ClockSpec(), game="mesopotamia")
     grown = start_timed_match(alice, bob, clock=ClockSpec(), game="mesopotamia")
@@ -106,6 +112,9 @@ def test_a_mesopotamia_map_keeps_its_labels_readable_on_every_screen(browser, li
             log_in(page, live_server.url, "alice")
             for match in (small, grown):
                 page.goto(live_server.url + reverse("match_detail", args=[match.pk]))
+                if screen == "phone":
+                    assert page.evaluate(MAP_BOX)[0] is False, (screen, match.pk)
+                    zoom_the_map_in_fully(page)
                 assert page.evaluate(HEX_LABEL_PX) >= MAP_LABEL_PX - 0.01, (screen, match.pk)
             page.goto(live_server.url + reverse("match_detail", args=[small.pk]))
             scrolls, height = page.evaluate(MAP_BOX)

@@ -107,8 +107,8 @@ LOW_CONTRAST = (
 )
 
 # Each mark with less than 3:1 against what is beside it, as "what: tag.class 'text' ratio": where a
-# pilgrim may go (outline and dot), which Mancala tile may be sown, Mesopotamia's hexes to
-# choose, and the frame of a Mecca square the keyboard is on.
+# pilgrim may go (outline and plus) and which may be removed (badge and cross), which Mancala tile may
+# be sown, Mesopotamia's hexes to choose or to go to, and the frame of a Mecca square the keyboard is on.
 LOW_CONTRAST_MARKS = (
     "() => {"
     + COLOURS
@@ -123,8 +123,34 @@ LOW_CONTRAST_MARKS = (
         check(cell, parse(getComputedStyle(cell).outlineColor), shown(inset ? cell : cell.parentElement, [CLEAR])[0],
               "a move's mark");
     }
-    for (const dot of document.querySelectorAll(".mecca-cell .dot")) {
-        check(dot, shown(dot, [CLEAR])[0], shown(dot.parentElement, [CLEAR])[0], "a move's dot");
+    // Mecca's "+" where a pilgrim may go: its bars on the square under them (every colour of a hatching).
+    for (const plus of document.querySelectorAll(".mecca-cell .may-place")) {
+        const bars = parse(getComputedStyle(plus).backgroundImage.match(/rgba?\\([^)]+\\)/)[0]);
+        for (const square of shown(plus.parentElement, [CLEAR])) check(plus, bars, square, "a place's plus");
+    }
+    // Mecca's red "×" badge on a pilgrim that may be removed stands off the pilgrim and the square it overlaps by
+    // one of its layers (its red, a light line round it, a dark one round that), and its cross off its red.
+    for (const badge of document.querySelectorAll(".mecca-cell .may-remove")) {
+        const style = getComputedStyle(badge), fill = parse(style.backgroundColor);
+        const cross = parse(style.backgroundImage.match(/rgba?\\([^)]+\\)/g).find((c) => parse(c).a === 1));
+        const ring = parse(style.boxShadow.match(/rgba?\\([^)]+\\)/)[0]);
+        const pilgrim = badge.parentElement.querySelector(".pilgrim");
+        for (const under of [shown(pilgrim, [CLEAR])[0], ...shown(badge.parentElement, [CLEAR])]) {
+            const layers = [fill, parse(style.borderTopColor), ring];
+            const edge = Math.max(...layers.map((layer) => ratio(over(layer, under), under)));
+            if (edge < 3) failing.push(`a removal's badge, edge: ${label(badge)} ${edge.toFixed(2)}`);
+        }
+        check(badge, cross, fill, "a removal's cross");
+    }
+    // The hexes a chosen tribe may go to (shown once it is chosen): their outline on the hex under them.
+    for (const dest of document.querySelectorAll(".meso-dests.is-shown .meso-dest")) {
+        const [x, y] = dest.getAttribute("transform").match(/-?[\\d.]+/g).map(Number);
+        const hex = [...document.querySelectorAll(".meso-hex")].find((h) => {
+            const [hx, hy] = h.getAttribute("transform").match(/-?[\\d.]+/g).map(Number);
+            return Math.abs(hx - x) < 1 && Math.abs(hy - y) < 1;
+        });
+        const under = parse(getComputedStyle((hex || document).querySelector(hex ? ".meso-tile" : ".meso-sea")).fill);
+        check(dest, parse(getComputedStyle(dest.querySelector(".meso-dest-hex")).stroke), under, "a hex to go to");
     }
     for (const target of document.querySelectorAll(".meso-target")) {
         const tile = target.parentElement.querySelector(".meso-tile") || document.querySelector(".meso-sea");
@@ -168,6 +194,19 @@ def mid_game(viewer, others, slug, seats, rng, moves):
     return match
 
 
+def removing(viewer, others, rng):
+    """A six-colour Mecca stopped where the viewer may remove a pilgrim: its badges shown."""
+    match = start_timed_match(viewer, *others[:5], clock=ClockSpec(), game="mecca")
+    game = match.game_obj
+
+    def viewer_may_remove() -> bool:
+        state = game.load(match.state)
+        return game.to_act(state)[:1] == (0,) and "pass" in game.legal_moves(state, 0)
+
+    assert not play_random_moves(match, [viewer, *others], rng, until=viewer_may_remove)
+    return match
+
+
 def finished(viewer, others, slug, seats, rng):
     match = start_timed_match(viewer, *others[: seats - 1], clock=ClockSpec(), game=slug)
     assert play_random_moves(match, [viewer, *others], rng)
@@ -188,6 +227,8 @@ def test_text_and_marks_on_every_page_have_aa_contrast(browser: Browser, live_se
     playing = [mid_game(viewer, others, slug, seats, rng, moves[slug]) for slug, seats in GAMES.items()]
     playing.append(mid_game(viewer, others, "mesopotamia", 2, rng, 20))
     playing.append(start_timed_match(viewer, *others[:3], clock=ClockSpec(), game="mecca"))
+    playing.append(removing(viewer, others, rng))
+    moving = start_timed_match(viewer, others[0], clock=ClockSpec(), game="mesopotamia")  # tribes to choose
     ended = [finished(viewer, others, slug, seats, rng) for slug, seats in GAMES.items()]
     pages = [
         reverse("dashboard"),
@@ -230,6 +271,12 @@ def test_text_and_marks_on_every_page_have_aa_contrast(browser: Browser, live_se
         page.locator("#board button.mecca-cell.target").first.click()
         expect(page.locator(".move-confirm")).to_be_visible()
         measure(page, low, "a Mecca square chosen")
+        page.goto(live_server.url + reverse("match_detail", args=[moving.pk]))
+        page.locator("#board .meso-camp").first.click()  # a tribe chosen (on a hex of several, in a chooser)
+        if (chooser := page.locator(".meso-chooser:popover-open [data-pick]")).count():
+            chooser.first.click()
+        expect(page.locator("#board .meso-dests.is-shown .meso-dest").first).to_be_visible()
+        measure(page, low, "a Mesopotamia tribe chosen")
         page.goto(live_server.url + reverse("match_detail", args=[playing[0].pk]))
         page.locator("#board .sow").first.click()
         expect(page.locator(".move-confirm")).to_be_visible()

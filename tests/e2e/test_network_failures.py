@@ -20,10 +20,12 @@ pytestmark = pytest.mark.e2e
 
 GAMES = ["mancala", "mecca", "jeexa", "mesopotamia"]
 SEED = 1  # Jeexa's first piece then fits its spot turned four ways: four moves in one chooser
-# The board's controls that send a move or open a chooser of moves (Mecca's squares where no
-# pilgrim may go send one too, only to be told why not).
-OFFERED = "#board :is(button[name=move]:not(.mecca-cell:not(.target)), button[popovertarget]):not([popover] *)"
+# The board's controls on the screen that send a move or open a chooser of moves (Mecca's squares
+# where no pilgrim may go send one too, only to be told why not). Mesopotamia's are in its list of
+# every move, behind a disclosure, once that is opened (the map's take two clicks: tribe, then hex).
+OFFERED = "#board :is(button[name=move]:not(.mecca-cell:not(.target)), button[popovertarget]):not([popover] *):visible"
 OPEN_CHOOSER = ".jx-turns:popover-open button[name=move]"
+CLOSED_LIST = "#board details.meso-list:not([open]) > summary"
 MOVE_FAILED = "Something went wrong on our side, so your move may not have been made. Try it again."
 NOT_SENT = "Your last click did not reach the site, so nothing was done. Check your connection and try again."
 POLL_LOST = "The site cannot be reached just now. Check your connection; this page catches up once it is back."
@@ -43,10 +45,12 @@ def open_match(page: Page, base_url: str, slug: str, alice, bob, viewer: str = "
 
 
 def offered_move(page: Page, index: int = 0) -> Locator:
-    """The board's ``index``-th move, its chooser opened first where it sits in one (Jeexa's
-    ways to turn a piece; a move that failed leaves its chooser open)."""
+    """The board's ``index``-th move, its chooser (Jeexa's ways to turn a piece; a move that
+    failed leaves its chooser open) or list (Mesopotamia's) opened first where it sits in one."""
     if page.locator(OPEN_CHOOSER).count():
         return page.locator(OPEN_CHOOSER).nth(index)
+    if page.locator(CLOSED_LIST).count():
+        page.locator(CLOSED_LIST).click()
     spot = page.locator(OFFERED).nth(index)
     if spot.get_attribute("popovertarget"):
         spot.click()

@@ -6,6 +6,7 @@ and a desktop too."""
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
 from allauth.account.models import EmailAddress
@@ -68,24 +69,22 @@ ANSWERS_APART = """() => [...document.querySelectorAll(".invitations li")].filte
     const text = li.querySelector("small").getBoundingClientRect();
     return Math.abs(accept.top - decline.top) > 1 || accept.top < text.bottom;
 }).map(li => li.textContent.trim().slice(0, 40))"""
+# A Mesopotamia map as a phone first shows it: whole in its frame (it pans there only once zoomed in), the frame
+# and its key within the screen's width, the zoom buttons shown on the frame.
 MAP_IN_VIEW = """() => {
-    const map = document.querySelector(".meso-map");
-    if (!map || map.scrollWidth <= map.clientWidth + 1) return null;
-    const box = map.getBoundingClientRect();
-    const inside = (spot) => spot.left >= box.left - 1 && spot.right <= box.right + 1;
-    const temple = map.querySelector(".meso-temple").getBoundingClientRect();
-    const key = map.querySelector(".meso-legend").getBoundingClientRect();
-    const hint = map.querySelector(".meso-scroll-hint");
-    const choices = [...map.querySelectorAll(".meso-choice, .meso-clickable, .meso-ghost")]
-        .map(hex => hex.getBoundingClientRect());
-    const fit = (spots) => Math.max(...spots.map(s => s.right)) - Math.min(...spots.map(s => s.left)) <= box.width;
-    let seen;  // the Temple and the choices where they fit together, else the choices, else what fits
-    if (fit([temple, ...choices])) seen = [temple, ...choices].every(inside);
-    else if (fit(choices)) seen = choices.every(inside);
-    else seen = choices.some(inside);
-    const above = hint.getBoundingClientRect().bottom <= map.querySelector("svg").getBoundingClientRect().top + 1;
-    const hinted = getComputedStyle(hint).display !== "none" && inside(hint.getBoundingClientRect()) && above;
-    return [seen, inside(key), hinted];
+    const frame = document.querySelector("#board .meso-frame");
+    if (!frame) return null;
+    const width = document.documentElement.clientWidth;
+    const within = (box) => box.left >= -1 && box.right <= width + 1;
+    const box = frame.getBoundingClientRect(), map = frame.querySelector(".meso-svg").getBoundingClientRect();
+    const whole = frame.scrollWidth <= frame.clientWidth + 1 && frame.scrollHeight <= frame.clientHeight + 1
+        && map.left >= box.left - 1 && map.right <= box.right + 1;
+    const zoom = document.querySelector("#board .meso-zoom");
+    const zoomShown = !zoom.hidden && [...zoom.querySelectorAll("button")].every((b) => {
+        const spot = b.getBoundingClientRect();
+        return spot.left >= box.left - 1 && spot.right <= box.right + 1 && spot.top >= box.top - 1;
+    });
+    return [whole, within(box) && within(document.querySelector(".meso-legend").getBoundingClientRect()), zoomShown];
 }"""
 # Controls less than a finger's width (44 px) high or wide, on every page (a box to tick by its label) but
 # Mecca's squares (eleven a row fit a phone only at 30 px), the width of Mancala's buttons (eight tiles a row)
@@ -124,13 +123,10 @@ TINY_TEXT = """() => {
     }
     return tiny.slice(0, 10);
 }"""
-# Mancala's buttons that reach out of their tile (at 320 px into the next tile's button) or whose word breaks.
+# Mancala's pits, each a button, that reach out of their tile (at 320 px a button reached into the next tile's).
 SOWS_OUT_OF_PLACE = """() => [...document.querySelectorAll('.sow')].filter(sow => {
     const box = sow.getBoundingClientRect(), tile = sow.closest('.tile').getBoundingClientRect();
-    const range = document.createRange();
-    range.selectNodeContents(sow);
-    const lines = new Set([...range.getClientRects()].map(rect => Math.round(rect.top))).size;
-    return lines > 1 || box.left < tile.left - .5 || box.right > tile.right + .5;
+    return box.left < tile.left - .5 || box.right > tile.right + .5;
 }).map(sow => sow.value)"""
 # Boxes to tick whose label is not beside them (at 390 px "Email me when another player writes in my matches"
 # went under its box, which stood alone on a line).
@@ -140,7 +136,8 @@ BOXES_APART = """() => [...document.querySelectorAll('main input[type=checkbox]'
     const [b, l] = [box.getBoundingClientRect(), label.getBoundingClientRect()];
     return b.bottom < l.top || b.top > l.bottom || b.right > l.left + 1;
 }).map(box => box.labels[0].textContent.trim())"""
-PUZZLE_HINTS = """() => [...document.querySelectorAll('.jx-scroll')].map(box => [
+# The home page's drawings of a puzzle (.jx-picture) have no hint: they must fit (OVERFLOWING).
+PUZZLE_HINTS = """() => [...document.querySelectorAll('.jx-scroll:not(.jx-picture *)')].map(box => [
     box.scrollWidth > box.clientWidth + 1, getComputedStyle(box.nextElementSibling).display !== 'none'])"""
 SEED = 5  # every match gets it: the finished 8-player Jeexa then has a puzzle wider than a phone
 # The largest tables, all human (nobody waits for an AI task), the viewer to play first.
@@ -263,9 +260,8 @@ def page_fits_a_phone(phone, url: str, screen: dict[str, int], state: str = "") 
     assert phone.evaluate(SPLIT_NUMBERS) == [], url
     assert phone.evaluate(SPLIT_WORDS) == [], url
     assert phone.evaluate(ANSWERS_APART) == [], url
-    # A Mesopotamia map that scrolls in its box opens with the hexes the player may choose
-    # or click in view, and the Temple where it fits beside them; its key is in view too, and
-    # it says it scrolls (above the map, seen before the map is scrolled past).
+    # A Mesopotamia map opens whole at the screen's width (no sideways swipe to find a hex to choose), its key in
+    # view too, and offers its zoom.
     if (seen := phone.evaluate(MAP_IN_VIEW)) is not None:
         assert seen == [True, True, True], url
     # A Jeexa puzzle that scrolls in its box says so underneath; one that fits does not.
@@ -294,24 +290,35 @@ def page_fits_a_phone(phone, url: str, screen: dict[str, int], state: str = "") 
 
 def test_a_move_does_not_scroll_the_page_by_itself(small_phone, live_server, db, monkeypatch):
     """A move redraws the board under the player's finger: the page stays where they scrolled
-    it. The map's "swipe it sideways" line came back only once the new board had been laid out
-    without it, and the browser then scrolled the page by that line's height at every move."""
+    it, and the map as they zoomed and panned it in its frame. (The map's old "swipe it sideways"
+    line came back only once the new board had been laid out without it, and the browser then
+    scrolled the page by that line's height at every move.)"""
     monkeypatch.setattr(creating, "new_seed", lambda: SEED)
     viewer = make_user("petra", display_name="Petra")
     match = start_timed_match(viewer, make_user("quinn"), clock=ClockSpec(), game="mesopotamia")
     log_in(small_phone, live_server.url, "petra")
     small_phone.goto(live_server.url + reverse("match_detail", args=[match.pk]))
-    expect(small_phone.locator(".meso-scroll-hint")).to_be_visible()  # the map is wider than 320 px (fits 390)
-    # The move buttons, under the map, at the top of the screen.
-    small_phone.locator("#board .meso-moves").evaluate("moves => moves.scrollIntoView({block: 'start'})")
-    scrolled_to = small_phone.evaluate("window.scrollY")
+    small_phone.get_by_role("button", name="Zoom in on the map").click()
+    small_phone.locator("#board .meso-camp").first.click()  # a tribe chosen (on a hex of several, in a chooser)
+    if (chooser := small_phone.locator(".meso-chooser:popover-open [data-pick]")).count():
+        chooser.first.click()
+    destination = small_phone.locator("#board .meso-dests.is-shown .meso-dest").first
+    expect(destination).to_be_attached()
+    # The map's frame at the top of the screen, and nothing the test does from here scrolls the page or the frame.
+    small_phone.locator("#board .meso-frame").evaluate("frame => frame.scrollIntoView({block: 'start'})")
+    where = "() => [window.scrollY, document.querySelector('#board .meso-frame').scrollLeft, " + (
+        "document.querySelector('#board .meso-frame').scrollTop]"
+    )
+    scrolled_to = small_phone.evaluate(where)
     small_phone.evaluate("document.addEventListener('htmx:afterSettle', () => { window.settled = true; })")
 
-    small_phone.locator('#board button[name=move][value^="move "]').first.click()
+    destination.evaluate("hex => hex.focus({preventScroll: true})")
+    small_phone.keyboard.press("Enter")
     small_phone.wait_for_function("() => window.settled")
 
     expect(small_phone.locator("#log li")).to_have_count(1)
-    assert small_phone.evaluate("window.scrollY") == scrolled_to
+    expect(small_phone.locator("#board .meso-frame")).to_have_class(re.compile(r"\bis-zoomed\b"))
+    assert small_phone.evaluate(where) == pytest.approx(scrolled_to, abs=1)
 
 
 def test_a_finished_match_fits_a_tablet_and_a_desktop(browser, live_server, db, monkeypatch):

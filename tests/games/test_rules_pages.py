@@ -31,7 +31,7 @@ ENGINE_DECISIONS = {
         "with two colours, a yellow pilgrim on a green crescent still counts once.",
         "even if a removal hands him a pilgrim back in that round.",
         "Yellow plays first; then each colour whose entrance comes next going counter-clockwise",
-        "shown faintly for a round, until the colour that removed them plays again",
+        "Ghosts stay for a round, until the colour that removed them plays again",
     ],
     "jeexa": [
         "with a trio to build, a joined group of five still counts three pieces",
