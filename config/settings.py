@@ -301,6 +301,8 @@ CELERY_BEAT_SCHEDULE = {
     "expire-open-matches": {"task": "games.tasks.sweep_open_matches", "schedule": 600.0},
     # Once a day, at a quiet hour (UTC): expired sessions and cache rows, old notifications and mail files.
     "clear-expired": {"task": "housekeeping.tasks.clear_expired", "schedule": crontab(hour=3, minute=30)},
+    # Each game's statistics page reads a row computed here from every finished match (ratings.statistics).
+    "refresh-statistics": {"task": "ratings.tasks.refresh_statistics", "schedule": crontab(hour=3, minute=45)},
 }
 # A match still waiting for players this many days after it was created, or after a seat was last
 # taken or an invitation accepted (a match that is filling up lives on), is cancelled: an

@@ -85,3 +85,19 @@ class RatingChange(models.Model):
 
     def __str__(self) -> str:
         return f"{self.rating.pool} after match #{self.match_id}: {self.value_after}"
+
+
+class PoolStatistics(models.Model):
+    """A pool's figures over its finished matches (``ratings.statistics``), computed nightly by beat
+    so that the statistics page reads one row whatever the matches."""
+
+    pool = models.CharField(max_length=40, unique=True)
+    computed_at = models.DateTimeField()
+    # ratings.statistics.compute's dict: the matches, per player count and per AI level.
+    figures = models.JSONField()
+
+    class Meta:
+        verbose_name_plural = "pool statistics"
+
+    def __str__(self) -> str:
+        return f"Statistics of {self.pool} at {self.computed_at:%Y-%m-%d %H:%M}"

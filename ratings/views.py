@@ -7,9 +7,11 @@ from django.views.decorators.http import require_safe
 
 from games.views import not_found
 from ratings import selectors
+from ratings import statistics as pool_statistics
 from ratings.pools import all_pools, pool_game, pool_label, pools_of
 
 NO_SUCH_LEADERBOARD = "There is no leaderboard at this address."
+NO_SUCH_STATISTICS = "There are no statistics at this address."
 
 
 @require_safe
@@ -39,3 +41,21 @@ def leaderboard(request, pool: str):
         "active_days": selectors.active_days(),
     }
     return render(request, "ratings/leaderboard.html", context)
+
+
+@require_safe
+def statistics(request, pool: str):
+    """The pool's figures over its finished matches, as the nightly run stored them: one query."""
+    if pool not in all_pools():
+        variants = pools_of(pool)
+        if variants:  # "mancala": a game counted by variant, whose first variant's are shown
+            return redirect("pool_statistics", variants[0])
+        return not_found(request, NO_SUCH_STATISTICS)
+    context = {
+        "pool": pool,
+        "label": pool_label(pool),
+        "game_slug": pool_game(pool),
+        "variants": [(other, pool_label(other)) for other in pools_of(pool_game(pool)) if other != pool],
+        "statistics": pool_statistics.statistics_page(pool_statistics.stored(pool)),
+    }
+    return render(request, "ratings/statistics.html", context)
