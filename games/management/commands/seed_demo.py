@@ -24,6 +24,7 @@ DEMO_USERS = [
     ("bob", "Bob", False),
     ("staff", "Staff", True),
 ]
+FINISHED_DEMO_MATCHES = 4
 
 
 class Command(BaseCommand):
@@ -81,3 +82,21 @@ class Command(BaseCommand):
             options={"variant": "nigerian"},
             seats=[SeatSpec("creator"), SeatSpec("open")],
         )
+        for number in range(FINISHED_DEMO_MATCHES):
+            self._finished_match(*((alice, bob) if number % 2 else (bob, alice)), seed=number)
+
+    def _finished_match(self, creator: User, opponent: User, *, seed: int) -> None:
+        """A rated Kalah match played to its end as the Easy AI would play both seats: the leaderboard,
+        the players' pages and the statistics have something to show on a fresh site."""
+        seats = [SeatSpec("creator"), SeatSpec("user", username=opponent.username)]
+        match = services.match_create(creator=creator, game_slug="mancala", options={"variant": "kalah"}, seats=seats)
+        services.match_accept(match_id=match.pk, user=opponent)
+        game, players = match.game_obj, {0: creator, 1: opponent}
+        for _ in range(game.playout_limit):
+            match.refresh_from_db()
+            state = game.load(match.state)
+            if game.is_over(state):
+                return
+            seat = game.to_act(state)[0]
+            move = game.ai_move(state, seat, min(game.ai_levels), seed=seed * 1000 + match.version)
+            services.move_submit(match_id=match.pk, move=move, expected_version=match.version, user=players[seat])
