@@ -213,7 +213,8 @@ def test_a_visitor_opens_a_players_page_with_their_ratings_and_history_chart(cli
     html = response.content.decode()
     ratings = html.split("<h2>Ratings</h2>")[1].split("</section>")[0]
     kalah = Rating.objects.get(user=alice, pool=KALAH)
-    assert f'<a href="/ratings/mancala/kalah/">Mancala (Kalah)</a></th><td>{kalah.value}?</td><td>3</td>' in ratings
+    link = '<a class="own-line" href="/ratings/mancala/kalah/">Mancala (Kalah)</a>'
+    assert f"{link}</th><td>{kalah.value}?</td><td>3</td>" in ratings
     assert ratings.index("Mancala (Kalah)") < ratings.index("Jeexa"), "in the order of the games"
     charts = re.findall(r'<polyline points="([^"]+)"', ratings)
     assert len(charts) == 2
