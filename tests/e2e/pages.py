@@ -6,8 +6,9 @@ import re
 
 from playwright.sync_api import Page, expect
 
+from accounts.models import User
 from chat.models import Message
-from tests.conftest import PASSWORD
+from tests.conftest import PASSWORD, make_user
 
 
 def log_in(page: Page, base_url: str, username: str) -> None:
@@ -45,3 +46,22 @@ def zoom_the_map_in_fully(page: Page) -> None:
     while zoom_in.is_enabled():
         zoom_in.click()
     expect(page.locator("#board .meso-frame")).to_have_class(re.compile(r"\bis-zoomed\b"))
+
+
+# --- a board on show, measured (the *_board_play tests) ---
+
+TARGET_PX = 32  # the least width and height of anything to tap on a board, on a phone
+# Every control drawn on the board that is on show (the ways in a closed chooser are not), with its size.
+TARGETS = """() => [...document.querySelectorAll('#board :is(button, a, [role=button], input:not([type=hidden]))')]
+    .filter(control => control.checkVisibility())
+    .map(control => {
+        const box = control.getBoundingClientRect();
+        return [control.getAttribute('aria-label') || control.textContent.trim(), box.width, box.height];
+    })"""
+SIDEWAYS = "() => document.documentElement.scrollWidth - window.innerWidth"
+# What a page swap that brought a new position does (site.js adds the class after the settle).
+ARRIVE = "() => document.querySelector('#board').classList.add('arrived')"
+
+
+def two_players() -> tuple[User, User]:
+    return make_user("hana", display_name="Hana"), make_user("ivo", display_name="Ivo")

@@ -17,25 +17,10 @@ from games import services
 from games.engine import get_game
 from games.models import Match
 from games.services import ClockSpec, creating
-from tests.conftest import make_user
-from tests.e2e.pages import log_in
+from tests.e2e.pages import SIDEWAYS, TARGET_PX, TARGETS, log_in, two_players
 from tests.games.conftest import play_random_moves, start_timed_match
 
 pytestmark = pytest.mark.e2e
-
-TARGET_PX = 32
-# Every control drawn on the board that is on show (the ways in a closed chooser are not), with its size.
-TARGETS = """() => [...document.querySelectorAll('#board :is(button, a, [role=button], input:not([type=hidden]))')]
-    .filter(control => control.checkVisibility())
-    .map(control => {
-        const box = control.getBoundingClientRect();
-        return [control.getAttribute('aria-label') || control.textContent.trim(), box.width, box.height];
-    })"""
-SIDEWAYS = "() => document.documentElement.scrollWidth - window.innerWidth"
-
-
-def players() -> tuple[User, User]:
-    return make_user("hana", display_name="Hana"), make_user("ivo", display_name="Ivo")
 
 
 def a_match_where(hana: User, ivo: User, seed: int, monkeypatch, until) -> Match:
@@ -72,7 +57,7 @@ def spot_of(page: Page, move: str):
 
 
 def test_a_piece_is_placed_by_clicking_its_spot_and_the_log_says_it_in_one_line(page, live_server, db, monkeypatch):
-    hana, ivo = players()
+    hana, ivo = two_players()
     match = wait_for_hanas_spot(hana, ivo, monkeypatch)
     move = single_spots(match.game_obj.load(match.state))[0]
     x, y, turned = move.split(",")
@@ -96,7 +81,7 @@ def version_of(match: Match) -> int:
 
 
 def test_with_confirm_each_move_a_click_on_a_spot_chooses_it_and_confirm_places_it(page, live_server, db, monkeypatch):
-    hana, ivo = players()
+    hana, ivo = two_players()
     User.objects.filter(pk=hana.pk).update(confirm_moves=True)
     match = wait_for_hanas_spot(hana, ivo, monkeypatch)
     move = single_spots(match.game_obj.load(match.state))[0]
@@ -116,7 +101,7 @@ def test_with_confirm_each_move_a_click_on_a_spot_chooses_it_and_confirm_places_
 
 
 def test_the_other_players_move_arrives_marked_on_the_board(page, live_server, db, monkeypatch):
-    hana, ivo = players()
+    hana, ivo = two_players()
     match = wait_for_hanas_spot(hana, ivo, monkeypatch)
     log_in(page, live_server.url, "hana")
     page.goto(live_server.url + reverse("match_detail", args=[match.pk]))
@@ -154,7 +139,7 @@ def assert_fits_a_phone(phone: Page, where: str) -> None:
 def test_on_a_phone_every_target_is_big_enough_and_the_page_does_not_scroll_sideways(
     phone, live_server, db, monkeypatch
 ):
-    hana, ivo = players()
+    hana, ivo = two_players()
     User.objects.filter(pk=hana.pk).update(confirm_moves=True)
     # Far into a hand, Hana to place with spots of one and of several ways, the puzzles grown.
     match = a_match_where(
@@ -187,7 +172,7 @@ def test_on_a_phone_every_target_is_big_enough_and_the_page_does_not_scroll_side
 
 
 def test_on_a_phone_a_joker_to_use_keeps_every_target_big_enough(phone, live_server, db, monkeypatch):
-    hana, ivo = players()
+    hana, ivo = two_players()
     match = a_match_where(hana, ivo, 3, monkeypatch, lambda state: state.to_move == 0 and state.stealing)
     log_in(phone, live_server.url, "hana")
     phone.goto(live_server.url + reverse("match_detail", args=[match.pk]))

@@ -16,27 +16,13 @@ from accounts.models import User
 from games import services
 from games.models import Match
 from games.services import ClockSpec
-from tests.conftest import make_user
-from tests.e2e.pages import log_in
+from tests.e2e.pages import ARRIVE, SIDEWAYS, TARGET_PX, TARGETS, log_in, two_players
 from tests.games.conftest import play_random_moves, start_timed_match
 
 pytestmark = pytest.mark.e2e
 
-TARGET_PX = 32
-TARGETS = """() => [...document.querySelectorAll('#board :is(button, a, [role=button], input:not([type=hidden]))')]
-    .filter(control => control.checkVisibility())
-    .map(control => {
-        const box = control.getBoundingClientRect();
-        return [control.getAttribute('aria-label') || control.textContent.trim(), box.width, box.height];
-    })"""
-SIDEWAYS = "() => document.documentElement.scrollWidth - window.innerWidth"
-# What a page swap that brought a new position does (site.js adds the class), then the animation a ring gets.
-ARRIVE = "() => document.querySelector('#board').classList.add('arrived')"
+# The animation a ring of the last move gets under #board.arrived.
 RING_ANIMATION = "tile => getComputedStyle(tile.querySelector('.well'), '::after').animationName"
-
-
-def players() -> tuple[User, User]:
-    return make_user("hana", display_name="Hana"), make_user("ivo", display_name="Ivo")
 
 
 def hanas_turn(hana: User, ivo: User, variant: str, moves: int = 4) -> Match:
@@ -67,7 +53,7 @@ def open_match(page: Page, live_server, match: Match) -> None:
 
 
 def test_a_click_on_the_pits_coins_sows_it_and_the_sowing_is_marked(page, live_server, db):
-    hana, ivo = players()
+    hana, ivo = two_players()
     match = hanas_turn(hana, ivo, "egyptian")
     move = passing_move(match)
     open_match(page, live_server, match)
@@ -85,7 +71,7 @@ def test_a_click_on_the_pits_coins_sows_it_and_the_sowing_is_marked(page, live_s
 
 
 def test_an_ethiopian_pit_opens_its_two_ways_and_an_arrow_sows(page, live_server, db):
-    hana, ivo = players()
+    hana, ivo = two_players()
     match = hanas_turn(hana, ivo, "ethiopian")
     game = match.game_obj
     move = next(move for move in game.legal_moves(game.load(match.state), 0) if move.endswith("r"))
@@ -100,7 +86,7 @@ def test_an_ethiopian_pit_opens_its_two_ways_and_an_arrow_sows(page, live_server
 
 
 def test_the_other_players_sowing_arrives_marked_and_animated_unless_motion_is_reduced(page, live_server, db):
-    hana, ivo = players()
+    hana, ivo = two_players()
     match = hanas_turn(hana, ivo, "egyptian")
     open_match(page, live_server, match)
     page.locator(f'button.sow[value="{passing_move(match)}"]').click()
@@ -129,7 +115,7 @@ def assert_fits_a_phone(phone: Page, where: str) -> None:
 
 @pytest.mark.parametrize("variant", ["egyptian", "ethiopian"])
 def test_on_a_phone_every_pit_is_big_enough_and_the_page_does_not_scroll_sideways(phone, live_server, db, variant):
-    hana, ivo = players()
+    hana, ivo = two_players()
     match = hanas_turn(hana, ivo, variant, moves=9)
     open_match(phone, live_server, match)
     pits = phone.locator("#board button.pit")

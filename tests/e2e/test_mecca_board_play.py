@@ -15,26 +15,12 @@ from accounts.models import User
 from games import services
 from games.models import Match
 from games.services import ClockSpec
-from tests.conftest import make_user
-from tests.e2e.pages import log_in
+from tests.e2e.pages import ARRIVE, SIDEWAYS, TARGET_PX, TARGETS, log_in, two_players
 from tests.games.conftest import play_random_moves, start_timed_match
 
 pytestmark = pytest.mark.e2e
 
-TARGET_PX = 32
-TARGETS = """() => [...document.querySelectorAll('#board :is(button, a, [role=button], input:not([type=hidden]))')]
-    .filter(control => control.checkVisibility())
-    .map(control => {
-        const box = control.getBoundingClientRect();
-        return [control.getAttribute('aria-label') || control.textContent.trim(), box.width, box.height];
-    })"""
-SIDEWAYS = "() => document.documentElement.scrollWidth - window.innerWidth"
-ARRIVE = "() => document.querySelector('#board').classList.add('arrived')"
 ROUND = "mark => getComputedStyle(mark).borderRadius"
-
-
-def players() -> tuple[User, User]:
-    return make_user("hana", display_name="Hana"), make_user("ivo", display_name="Ivo")
 
 
 def hanas_step(hana: User, ivo: User, step: str, seed: int = 3, moves: int = 12) -> Match:
@@ -63,7 +49,7 @@ def targets(match: Match) -> list[str]:
 
 
 def test_a_pilgrim_is_placed_by_clicking_its_square_and_marked(page, live_server, db):
-    hana, ivo = players()
+    hana, ivo = two_players()
     match = hanas_step(hana, ivo, "place")
     square = targets(match)[0]
     open_match(page, live_server, match)
@@ -79,7 +65,7 @@ def test_a_pilgrim_is_placed_by_clicking_its_square_and_marked(page, live_server
 
 
 def test_a_pilgrim_is_removed_by_clicking_it_and_leaves_its_marked_ghost(page, live_server, db):
-    hana, ivo = players()
+    hana, ivo = two_players()
     match = hanas_step(hana, ivo, "remove")
     square = targets(match)[0]
     open_match(page, live_server, match)
@@ -98,7 +84,7 @@ def test_a_pilgrim_is_removed_by_clicking_it_and_leaves_its_marked_ghost(page, l
 
 
 def test_the_other_players_pilgrim_arrives_marked_and_appears_unless_motion_is_reduced(page, live_server, db):
-    hana, ivo = players()
+    hana, ivo = two_players()
     match = hanas_step(hana, ivo, "place")
     open_match(page, live_server, match)
     game = match.game_obj
@@ -136,7 +122,7 @@ def assert_fits_a_phone(phone: Page, where: str) -> None:
 
 @pytest.mark.parametrize("step", ["place", "remove"])
 def test_on_a_phone_every_square_is_big_enough_and_the_page_does_not_scroll_sideways(phone, live_server, db, step):
-    hana, ivo = players()
+    hana, ivo = two_players()
     match = hanas_step(hana, ivo, step)
     open_match(phone, live_server, match)
     expect(phone.locator("#board button.mecca-cell.target").first).to_be_visible()
