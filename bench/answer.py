@@ -90,8 +90,9 @@ def answer_times(page, port: int, player: User, moves: int) -> list[float]:
             pit = page.locator('#board [name="move"]:not([disabled])').first
             if not pit.count():  # the AI is still to answer an earlier move
                 if time.monotonic() > stalled_at:
-                    page.screenshot(path="/tmp/answer-stalled.png")
-                    raise RuntimeError("no pit to click for 60 s: see /tmp/answer-stalled.png")
+                    picture = Path(tempfile.gettempdir()) / "answer-stalled.png"
+                    page.screenshot(path=str(picture))
+                    raise RuntimeError(f"no pit to click for 60 s: see {picture}")
                 page.wait_for_timeout(200)
                 continue
             stalled_at = time.monotonic() + 60
