@@ -28,6 +28,11 @@ class LastMove(NamedTuple):
     played: tuple[tuple[int, str], ...]
 
 
+def last_span_words(span: int) -> str:
+    """How far back a board's last-move marks reach, for its key ("ringed: what changed ...")."""
+    return "in the last move" if span == 1 else f"in the last {span} moves"
+
+
 def board_context(slug: str, view: dict, seat: int | None, legal: list[str], last: LastMove | None = None) -> dict:
     return import_module(f"games.boards.{slug}").present(view, seat, legal, last)
 

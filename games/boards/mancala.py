@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import NamedTuple, SupportsIndex
 
-from games.boards import LastMove
+from games.boards import LastMove, last_span_words
 from games.engine import get_game
 from games.engine.base import IllegalMove
 from games.rules.mancala.notation import parse_move
@@ -74,7 +74,7 @@ def present(view: dict, seat: int | None, legal: list[str], last: LastMove | Non
         "their_store_drawn": min(view["mancalas"][them], STORE_COINS_DRAWN),
         "my_store_last": said.store(me),
         "their_store_last": said.store(them),
-        "last_span": _span_words(span) if changed else "",
+        "last_span": last_span_words(span) if changed else "",
         "ethiopian": view["variant"] == ETHIOPIAN,
         "choosing_direction": any(option["direction"] for options in moves_by_tile.values() for option in options),
         "single_coin_note": _single_coin_note(bottom) if legal else "",
@@ -170,15 +170,11 @@ def _state(view: dict) -> State:
     )
 
 
-def _span_words(span: int) -> str:
-    return "in the last move" if span == 1 else f"in the last {span} moves"
-
-
 class _Said:
     """A changed tile's or mancala's mark: its kind, its place in the order and its words."""
 
     def __init__(self, view: dict, before: dict, changed: dict[int, dict], span: int):
-        self.view, self.before, self.changed, self.when = view, before, changed, _span_words(span)
+        self.view, self.before, self.changed, self.when = view, before, changed, last_span_words(span)
 
     def tile(self, owner: int, index: int) -> dict | None:
         mark = self.changed.get(hole(owner, index))

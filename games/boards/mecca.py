@@ -9,7 +9,7 @@ Mecca view hides nothing, and a removal's returns are the engine's to say."""
 
 from __future__ import annotations
 
-from games.boards import LastMove
+from games.boards import LastMove, last_span_words
 from games.engine import get_game
 from games.engine.base import IllegalMove
 from games.rules.mecca.board import (
@@ -68,7 +68,7 @@ def present(view: dict, seat: int | None, legal: list[str], last: LastMove | Non
         **_reason(view),
         "purple_in_play": view["purple_in_play"],
         "any_out": any(cell["out"] for cells in rows for cell in cells),
-        "last_span": _span_words(span) if changed else "",
+        "last_span": last_span_words(span) if changed else "",
         "picture_label": _picture_label(view),
     }
 
@@ -152,7 +152,7 @@ def _label(cell: dict, step: str, span: int) -> str:
     elif cell["mat"] == "kaaba":
         words.append("the Kaaba")
     if cell["last"]:
-        words.append(LAST_WORDS[cell["last"]["kind"]].format(colour=cell["last"]["colour"], when=_span_words(span)))
+        words.append(LAST_WORDS[cell["last"]["kind"]].format(colour=cell["last"]["colour"], when=last_span_words(span)))
     if cell["crescent"]:
         words.append(f"{cell['crescent']['colour']} crescent")
     if cell["entrance"]:
@@ -164,10 +164,6 @@ def _label(cell: dict, step: str, span: int) -> str:
     if cell["target"]:
         words.append(TARGET_WORDS[step])
     return ", ".join(words)
-
-
-def _span_words(span: int) -> str:
-    return "in the last move" if span == 1 else f"in the last {span} moves"
 
 
 def _changes(last: LastMove | None) -> tuple[dict[str, dict], int]:
