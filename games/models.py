@@ -235,6 +235,11 @@ class Seat(models.Model):
     # Turns its player finished on a clock, and those their clock ran out in: how reliable a player is.
     turns = models.PositiveIntegerField(default=0)
     timeouts = models.PositiveIntegerField(default=0)
+    # Steps of a turn in play that its player may still take back (``games.services.holding``), in
+    # order, as notations: not played yet, so nobody else sees them. They count only while the match
+    # is at ``held_at`` (its version when they were held): any move or timeout leaves them behind.
+    held = models.JSONField(default=list, blank=True)
+    held_at = models.PositiveIntegerField(null=True, blank=True)
 
     class Meta:
         ordering = ["number"]

@@ -84,11 +84,15 @@ def marks_from(moves: list[MoveRecord], seat: int | None) -> int:
     return start
 
 
-def last_move(match: Match, moves: list[MoveRecord], seat: int | None) -> LastMove | None:
-    """What the match page's board marks as changed (from ``marks_from``), in the viewer's view.
-    Built from the move records already read: no query."""
+def last_move(match: Match, moves: list[MoveRecord], seat: int | None, held: list[str] = ()) -> LastMove | None:
+    """What the match page's board marks as changed (from ``marks_from``), in the viewer's view,
+    with the steps the viewer holds this turn after the moves played. Built from the move
+    records already read: no query."""
     start = marks_from(moves, seat)
     if start < 0:
-        return None
+        if not held:
+            return None
+        start = 0
     before = match.game_obj.view(position_at(match, moves, start), seat)
-    return LastMove(before, tuple((record.seat, record.notation) for record in moves[start:]))
+    played = [(record.seat, record.notation) for record in moves[start:]]
+    return LastMove(before, (*played, *((seat, step) for step in held)))

@@ -16,6 +16,7 @@ urlpatterns = [
     path("matches/<int:pk>/", views.match_detail, name="match_detail"),
     path("matches/<int:pk>/poll/", views.match_poll, name="match_poll"),
     path("matches/<int:pk>/move/", views.match_move, name="match_move"),
+    path("matches/<int:pk>/take-back/", views.match_take_back, name="match_take_back"),
     path("matches/<int:pk>/replay/", views.match_replay, name="match_replay"),
     path("matches/<int:pk>/join/", views.match_join, name="match_join"),
     path("matches/<int:pk>/accept/", views.match_accept, name="match_accept"),

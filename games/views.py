@@ -30,8 +30,9 @@ from games.boards import LastMove, board_context, seat_colours
 from games.engine import all_games, get_game
 from games.forms import MatchCreateForm
 from games.models import Match, Seat, Status
-from games.naming import seat_names, seat_names_at, with_colour
+from games.naming import in_names, seat_names, seat_names_at, with_colour
 from games.replay import last_move, position_at, positions_count
+from games.services import holding
 from games.showcase import PITCHES, board_picture
 
 MALFORMED = "This request was malformed: reload the page and try again."
@@ -355,6 +356,10 @@ def _match_context(request, match: Match, *, error: str = "") -> dict:
     seat_number = my_seat.number if my_seat else None
     # Past the deadline the move would be refused: offer none while the sweep applies the timeout.
     late = bool(my_seat and my_seat.deadline and my_seat.deadline <= timezone.now())
+    # The player's own held steps (``games.services.holding``): on their board, and nobody else's.
+    held = holding.held_steps(match, my_seat)
+    held_lines = _held_lines(game, state, seat_number, held, seats)
+    state = holding.rebuilt(game, state, seat_number, held)
     legal = game.legal_moves(state, seat_number) if my_seat and match.status == Status.ACTIVE and not late else []
     names = seat_names(seats)
     view = game.view(state, seat_number)
@@ -380,7 +385,9 @@ def _match_context(request, match: Match, *, error: str = "") -> dict:
         and rematch.status == Status.OPEN
         and rematch.seats.filter(user=request.user, accepted=False).exists(),
         "view": view,
-        "board": board_context(game.slug, view, seat_number, legal, last_move(match, moves, seat_number)),
+        "board": board_context(game.slug, view, seat_number, legal, last_move(match, moves, seat_number, held)),
+        "held": held,
+        "held_lines": held_lines,
         "legal": legal,
         # The player's own choice, for a seat that is to act: site.js then has each move confirmed.
         "confirm_moves": bool(legal) and my_seat.to_act and request.user.confirm_moves,
@@ -411,6 +418,16 @@ def _match_context(request, match: Match, *, error: str = "") -> dict:
     for part in hooks.match_page_parts:  # chat: the players' messages
         context.update(part(request, match, seats, my_seat))
     return context
+
+
+def _held_lines(game, state, seat: int | None, held: list[str], seats: list[Seat]) -> list[str]:
+    """The held steps in words, as the log will say them once played, the latest first."""
+    names = seat_names(seats)
+    lines = []
+    for step in held:
+        lines.append(in_names(game.describe_parts(state, seat, step), names))
+        state = game.apply(state, seat, step)
+    return lines[::-1]
 
 
 def _poll_ms(match: Match, seats: list[Seat], my_seat: Seat | None) -> int:
@@ -502,19 +519,51 @@ def match_move(request, pk: int):
     services.seat_seen(match_id=pk, user=request.user)
     move = request.POST.get("move", "")
     try:
-        version = int(request.POST.get("version", ""))
+        version, held = _page_position(request)
     except ValueError:
         return render_match(request, match, error=MALFORMED, status=400)
     if not move or len(move) > 64:
         return render_match(request, match, error=MALFORMED, status=400)
     try:
-        services.move_submit(match_id=match.pk, user=request.user, move=move, expected_version=version)
+        services.move_submit(match_id=match.pk, user=request.user, move=move, expected_version=version, held=held)
     except services.ServiceError as error:
         match.refresh_from_db()
         return render_match(request, match, error=error.message, status=error.status)
     if request.htmx:
         return render_match(request, viewer_match(request, pk))
     return redirect("match_detail", pk=pk)
+
+
+@match_page
+@match_address(signed_in=True)
+@posted_or_back
+def match_take_back(request, pk: int):
+    """Take back the last step held this turn (``games.services.holding``)."""
+    match = viewer_match(request, pk)
+    services.seat_seen(match_id=pk, user=request.user)
+    try:
+        version, held = _page_position(request)
+    except ValueError:
+        return render_match(request, match, error=MALFORMED, status=400)
+    if held is None:
+        return render_match(request, match, error=MALFORMED, status=400)
+    try:
+        services.step_take_back(match_id=match.pk, user=request.user, expected_version=version, expected_held=held)
+    except services.ServiceError as error:
+        match.refresh_from_db()
+        return render_match(request, match, error=error.message, status=error.status)
+    if request.htmx:
+        return render_match(request, viewer_match(request, pk))
+    return redirect("match_detail", pk=pk)
+
+
+def _page_position(request) -> tuple[int, int | None]:
+    """The match version and the number of held steps the page showed, None where not sent (a
+    page from before steps could be taken back); ValueError where either is not a whole number."""
+    version, held = int(request.POST.get("version", "")), request.POST.get("held")
+    if held is not None and not re.fullmatch(r"[0-9]{1,4}", held):
+        raise ValueError(held)
+    return version, None if held is None else int(held)
 
 
 def _match_action(service, success: str, *, for_outsiders: bool = False):

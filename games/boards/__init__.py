@@ -5,11 +5,11 @@ with one function, ``present(view, seat, legal, last=None) -> dict``; ``last`` (
 every element it marks. Only views reach here, never states, so a template cannot leak a
 secret.
 
-A module may also say which steps reveal something to their mover (``step_reveals(before,
-after)``, over the mover's views: such a step cannot be taken back), name its options'
-values in words (``OPTION_WORDS``) for the line that tells matches apart, and, for a game
-whose boards and log speak of colours, give each seat's colours (``seat_colours(view)``)
-for the seat list, which speaks of names."""
+A module may also say that a turn's steps may be taken back (``TAKE_BACK``) and which steps
+reveal something to their mover (``step_reveals(before, after)``, over the mover's views: such
+a step cannot be taken back), name its options' values in words (``OPTION_WORDS``) for the
+line that tells matches apart, and, for a game whose boards and log speak of colours, give
+each seat's colours (``seat_colours(view)``) for the seat list, which speaks of names."""
 
 from __future__ import annotations
 
@@ -35,6 +35,11 @@ def last_span_words(span: int) -> str:
 
 def board_context(slug: str, view: dict, seat: int | None, legal: list[str], last: LastMove | None = None) -> dict:
     return import_module(f"games.boards.{slug}").present(view, seat, legal, last)
+
+
+def takes_back(slug: str) -> bool:
+    """Whether a turn of the game is several steps its player may take back (``TAKE_BACK``)."""
+    return getattr(import_module(f"games.boards.{slug}"), "TAKE_BACK", False)
 
 
 def step_reveals(slug: str, before: dict, after: dict) -> bool:

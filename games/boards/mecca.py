@@ -27,6 +27,8 @@ from games.rules.mecca.notation import parse_move
 from games.rules.mecca.rules import State
 
 MECCA = get_game("mecca")
+# A turn is several steps, which its player may take back (games.services.holding).
+TAKE_BACK = True
 ORDINALS = {1: "1st", 2: "2nd", 3: "3rd"}
 NUMBERS = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five"}
 LETTER = dict(zip(COLOURS, LETTERS, strict=True))

@@ -15,6 +15,8 @@ from games.boards import LastMove
 from games.rules.mesopotamia.hexes import step
 
 HEX_RADIUS = 48
+# A turn is several steps, which its player may take back (games.services.holding).
+TAKE_BACK = True
 SQRT3 = math.sqrt(3)
 MARGIN = 8
 TEMPLE = (0, 0)

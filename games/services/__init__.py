@@ -31,6 +31,7 @@ from games.services.errors import (
     StaleMove,
     TooFast,
 )
+from games.services.holding import step_take_back
 from games.services.joining import (
     invitation_expiry_tell,
     match_accept,
@@ -78,6 +79,7 @@ __all__ = [
     "seat_deadline_extend",
     "seat_replace_by_ai",
     "seat_seen",
+    "step_take_back",
     "vacation_end",
     "vacation_start",
     "waits_for_closed_account",

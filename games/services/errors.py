@@ -15,6 +15,12 @@ NOT_YOUR_MATCH = "You are not playing in this match."
 UNKNOWN_AI_LEVEL = "{game} has no AI level {level}."
 
 
+STALE_MOVE = (
+    "The board changed since you loaded it (a move was played, perhaps from another tab or window), "
+    "so yours was not played. Here is the current position."
+)
+
+
 class ServiceError(Exception):
     """A request the site refuses; ``message`` is written for the player, ``status`` is HTTP."""
 

@@ -15,16 +15,21 @@ from games import selectors, signals
 from games.engine import IllegalMove
 from games.models import DAY, Match, MoveRecord, Seat, Status, TimeControl
 from games.naming import in_names, seat_names
+from games.services import holding
 from games.services.base import ai_to_move, lock_match, readers, seat_of, seats_locked, set_status, tell_the_result
 from games.services.clocks import update_clocks
-from games.services.errors import NOT_IN_PLAY, NOT_STARTED, NOT_YOUR_MATCH, MoveRejected, NotAllowed, StaleMove
+from games.services.errors import (
+    NOT_IN_PLAY,
+    NOT_STARTED,
+    NOT_YOUR_MATCH,
+    STALE_MOVE,
+    MoveRejected,
+    NotAllowed,
+    StaleMove,
+)
 
 NOT_YOUR_TURN = "It is not your turn."
 TIME_RAN_OUT = "Your time for this move ran out."
-STALE_MOVE = (
-    "The board changed since you loaded it (a move was played, perhaps from another tab or window), "
-    "so yours was not played. Here is the current position."
-)
 
 
 def start(match: Match, seats: list[Seat], *, actor: User | None) -> None:
@@ -106,10 +111,15 @@ def move_submit(
     expected_version: int,
     user: User | None = None,
     ai_seat: int | None = None,
-) -> MoveRecord:
+    held: int | None = None,
+) -> MoveRecord | None:
     """Apply one move by ``user`` (or by the AI on ``ai_seat``) to the version they saw.
     The same move sent twice by the same seat (a double click, a resent form) is the one
-    already played: its record comes back and nothing else happens."""
+    already played: its record comes back and nothing else happens.
+
+    ``held``: how many held steps the player's page showed (``games.services.holding``); the
+    move is then played after them, and is held itself where it may be (None comes back).
+    Without it (the AI, a page older than taking back) every step is played at once."""
     match = lock_match(match_id)
     seats = seats_locked(match)
     if user is not None:
@@ -120,14 +130,19 @@ def move_submit(
         seat = seats[ai_seat]
         if not seat.is_ai:
             raise NotAllowed("That seat is not played by the AI.")
-    if expected_version < match.version and (played := _same_move_played(match, seat, move, expected_version)):
+    game = match.game_obj
+    steps = holding.held_steps(match, seat)
+    shown = held or 0
+    if expected_version < match.version and (played := _same_move_played(match, seat, move, expected_version + shown)):
         return played
+    if expected_version == match.version and shown < len(steps) and steps[shown] == game.normalize(move):
+        return None  # held by the first of two presses
     if match.status != Status.ACTIVE:
         raise MoveRejected(NOT_STARTED if match.status == Status.OPEN else NOT_IN_PLAY)
-    if expected_version != match.version:
+    if expected_version != match.version or shown != len(steps):
         raise StaleMove(STALE_MOVE)
-    game = match.game_obj
-    state = game.load(match.state)
+    start = game.load(match.state)
+    state = holding.rebuilt(game, start, seat.number, steps)
     if seat.number not in game.to_act(state):
         raise MoveRejected(NOT_YOUR_TURN)
     if seat.deadline is not None and seat.deadline <= timezone.now():
@@ -136,21 +151,40 @@ def move_submit(
         new_state = game.apply(state, seat.number, move)
     except IllegalMove as error:
         raise MoveRejected(str(error)) from None
-    record = MoveRecord.objects.create(
-        match=match,
-        ply=match.version,
-        seat=seat.number,
-        notation=game.normalize(move),
-        # Names at the time of the move: the log keeps saying who made it after a seat changes hands.
-        description=in_names(game.describe_parts(state, seat.number, move), seat_names(seats)),
-        by_ai=seat.is_ai,
-    )
+    move = game.normalize(move)
+    if held is not None and holding.may_hold(game, seat.number, state, new_state):
+        holding.hold(match, seat, [*steps, move])
+        return None
+    record = _record(match, seats, seat, start, [*steps, move])
     match.state = game.dump(new_state)
-    match.version += 1  # safe: the row is locked
     match.last_move_at = record.created_at
     after_position_change(match, seats, mover=seat.number, last_move=record.description)
     match.save(update_fields=["state", "version", "last_move_at", "status", "result", "finished_at"])
     return record
+
+
+def _record(match: Match, seats: list[Seat], seat: Seat, state, moves: list[str]) -> MoveRecord:
+    """Record ``moves`` of ``seat`` from ``state`` (one, or a turn's held steps and the step that
+    ended it) at the match's next plies; the last record comes back."""
+    game = match.game_obj
+    names = seat_names(seats)
+    records = []
+    for move in moves:
+        records.append(
+            MoveRecord(
+                match=match,
+                ply=match.version,
+                seat=seat.number,
+                notation=move,
+                # Names at the time of the move: the log keeps saying who made it after a seat changes hands.
+                description=in_names(game.describe_parts(state, seat.number, move), names),
+                by_ai=seat.is_ai,
+            )
+        )
+        state = game.apply(state, seat.number, move)
+        match.version += 1  # safe: the row is locked
+    MoveRecord.objects.bulk_create(records)
+    return records[-1]
 
 
 def _same_move_played(match: Match, seat: Seat, move: str, ply: int) -> MoveRecord | None:

@@ -8,6 +8,8 @@ from playwright.sync_api import Page, expect
 
 from accounts.models import User
 from chat.models import Message
+from games.models import Match
+from games.services.holding import held_steps
 from tests.conftest import PASSWORD, make_user
 
 
@@ -65,3 +67,11 @@ ARRIVE = "() => document.querySelector('#board').classList.add('arrived')"
 
 def two_players() -> tuple[User, User]:
     return make_user("hana", display_name="Hana"), make_user("ivo", display_name="Ivo")
+
+
+def steps_played(match: Match) -> list[str]:
+    """The match's moves, then the steps its mover holds (a Mesopotamia step waits, held, until the
+    turn ends): what the mover's board shows as done."""
+    match.refresh_from_db()
+    held = [step for seat in match.seats.all() for step in held_steps(match, seat)]
+    return [*match.moves.order_by("ply").values_list("notation", flat=True), *held]

@@ -1,6 +1,6 @@
 """Mecca played on the board itself, in a real Chromium: a pilgrim placed and one removed by
 clicking its square, three marks none of which is round like a pilgrim, the other player's
-pilgrim arriving marked (and appearing, where motion is welcome), and on a phone (390 x 844)
+pilgrim arriving marked (and appearing, where motion is welcome), a placement taken back, and on a phone (390 x 844)
 every square at least 32 x 32 px with no sideways scroll of the page."""
 
 from __future__ import annotations
@@ -13,8 +13,9 @@ from playwright.sync_api import Page, expect
 
 from accounts.models import User
 from games import services
-from games.models import Match
+from games.models import Match, MoveRecord
 from games.services import ClockSpec
+from games.services.holding import may_hold
 from tests.e2e.pages import ARRIVE, SIDEWAYS, TARGET_PX, TARGETS, log_in, two_players
 from tests.games.conftest import play_random_moves, start_timed_match
 
@@ -110,6 +111,28 @@ def test_the_other_players_pilgrim_arrives_marked_and_appears_unless_motion_is_r
     assert pilgrim.evaluate("p => getComputedStyle(p).animationName") == "mecca-appear"
     page.emulate_media(reduced_motion="reduce")
     assert pilgrim.evaluate("p => getComputedStyle(p).animationName") == "none"
+
+
+def test_a_placed_pilgrim_is_taken_back_and_never_played(page, live_server, db):
+    hana, ivo = two_players()
+    match = hanas_step(hana, ivo, "place")
+    game, start = match.game_obj, match.game_obj.load(match.state)
+    # A placement that leaves Hana to act and reveals nothing: it waits, held, until her turn ends.
+    square = next(square for square in targets(match) if may_hold(game, 0, start, game.apply(start, 0, square)))
+    open_match(page, live_server, match)
+    cell = page.get_by_test_id(f"square-{square}")
+    cell.click()
+    expect(page.locator("#log .log-held li").first).to_contain_text(f"on {square}")
+    expect(cell.locator(".pilgrim")).to_be_visible()
+    stored = Match.objects.get(pk=match.pk)
+    assert (stored.version, stored.state) == (match.version, match.state), "Ivo sees nothing of it"
+
+    page.get_by_test_id("take-back").click()
+    expect(page.locator("#log .log-held li")).to_have_count(0)
+    expect(cell.locator(".pilgrim")).to_have_count(0)
+    expect(cell.locator(".may-place")).to_be_visible()
+    expect(page.get_by_test_id("take-back")).to_have_count(0)
+    assert MoveRecord.objects.filter(match=match).count() == match.version, "taking back writes no move"
 
 
 def assert_fits_a_phone(phone: Page, where: str) -> None:

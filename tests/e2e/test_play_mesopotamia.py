@@ -2,8 +2,9 @@
 human chooses a tribe by clicking it, then a highlighted hex it goes to, picks up a wood from
 the chosen tribe's bar, discovers a tile by pressing Enter on its dashed hex, and builds a hut
 through the bar's short chooser, while the AI's turn is played in between by a real Celery
-worker and arrives marked (``data-last-move``). On a phone the same clicks work, nothing
-scrolls the page sideways and every control is at least 32x32 px.
+worker and arrives marked (``data-last-move``). A step is taken back before the turn ends. On
+a phone the same clicks work, nothing scrolls the page sideways and every control is at least
+32x32 px.
 
 The match seed is fixed, so the position is known: the AI (deterministic for a seed and a
 version) leaves the forest's wood alone, and b1's discovery north of the forest finds plains.
@@ -21,6 +22,7 @@ from django.urls import reverse
 from playwright.sync_api import Page, expect
 
 from accounts.models import User
+from games.models import MoveRecord
 from games.services import ClockSpec, creating
 from tests.conftest import make_user
 from tests.e2e.conftest import phone_page
@@ -139,6 +141,36 @@ def test_a_player_moves_carries_and_builds_a_hut(page, live_server, celery_worke
     assert page.evaluate("window.__marker") == 1, "the page reloaded instead of swapping the board"
     page.screenshot(path=tmp_path / "mesopotamia.png", full_page=True)
     print(f"screenshot: {tmp_path / 'mesopotamia.png'}")
+
+
+def test_a_step_on_the_map_is_taken_back_and_played_once(page, live_server, db, monkeypatch):
+    monkeypatch.setattr(creating, "new_seed", lambda: SEED)
+    ishtar = make_user("ishtar", display_name="Ishtar")
+    match = start_timed_match(ishtar, make_user("enki"), clock=ClockSpec(), game="mesopotamia")
+    log_in(page, live_server.url, "ishtar")
+    page.goto(live_server.url + reverse("match_detail", args=[match.pk]))
+    b1_at = page.locator('#board .meso-camp[data-tribes~="b1"] text.meso-coords')
+    start = b1_at.text_content()
+
+    choose_tribe(page, "b1")
+    click_hex(page, "move b1 se", "Ishtar (blue) moves b1 SE to 0,0")
+    expect(page.locator("#log .log-held li")).to_have_count(1)
+    expect(b1_at).to_have_text("0,0")
+    assert not MoveRecord.objects.filter(match=match).exists(), "held: Enki sees nothing of it"
+
+    page.get_by_test_id("take-back").click()
+    expect(page.locator("#log .log-held li")).to_have_count(0)
+    expect(b1_at).to_have_text(start)
+    expect(page.get_by_test_id("mp")).to_have_text("2")
+
+    # b1 stays chosen across the redraw; played again, the turn ends: the step is recorded once.
+    expect(page.locator('#board .meso-pick[data-pick-panel="b1"]')).to_be_visible()
+    click_hex(page, "move b1 se", "Ishtar (blue) moves b1 SE to 0,0")
+    click_button(page, "end", "Ishtar (blue) ends the movement")
+    click_button(page, "end", "Ishtar (blue) ends the turn")
+    expect(page.locator("#status").get_by_text("Waiting for Enki")).to_be_visible()
+    played = list(MoveRecord.objects.filter(match=match).order_by("ply").values_list("notation", flat=True))
+    assert played == ["move b1 se", "end", "end"]
 
 
 # Controls on the board smaller than 32x32 CSS px, and how far the page is wider than the screen.
