@@ -41,9 +41,9 @@ def notify(
 ) -> None:
     """Write the message to the outbox, one row per channel the player chose. Rows due now
     are handed to a task after the commit; the relay sweep sends whatever is left."""
-    for notification in outbox_rows(user, match, kind, template, context, due_at=due_at):
-        notification.save(force_insert=True)
-        if due_at is None:
+    rows = Notification.objects.bulk_create(outbox_rows(user, match, kind, template, context, due_at=due_at))
+    if due_at is None:
+        for notification in rows:  # each row's own task: a failed send is retried alone
             transaction.on_commit(partial(tasks.enqueue_notification, notification.pk), robust=True)
 
 

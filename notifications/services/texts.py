@@ -6,7 +6,8 @@ written again as it goes out: what it says must still be true then."""
 from __future__ import annotations
 
 from django.conf import settings
-from django.db.models import Max
+from django.db.models import Count, Max, QuerySet, Subquery, Value, Window
+from django.db.models.functions import Coalesce, RowNumber
 from django.template.loader import render_to_string
 from django.utils import timezone
 
@@ -23,6 +24,8 @@ from notifications.models import Notification
 MESSAGES_LISTED = 10
 SUBJECT_QUOTE = 60
 SINCE_SHOWN = 12  # moves a "your turn" email lists at most, the latest
+# The rows ``since_your_last_move`` reads, told apart; at one ply a move sorts after its events.
+YOUR_LAST, EVENT, MOVE = -1, 0, 1
 
 
 def match_url(match: Match) -> str:
@@ -80,20 +83,43 @@ def since_your_last_move(match: Match, seat: Seat) -> dict:
     """What happened since the seat's own last move (a Mecca turn is several moves, and
     other colours or the AI may have played several turns), with what the move log shows
     between moves (the AI taking a seat, more time): the latest SINCE_SHOWN lines."""
-    mine = MoveRecord.objects.filter(match=match, seat=seat.number).aggregate(last=Max("ply"))["last"]
-    first = 0 if mine is None else mine + 1
-    moves = MoveRecord.objects.filter(match=match, ply__gte=first).order_by("-ply")
-    events = MatchEvent.objects.filter(match=match, ply__gte=first).order_by("-ply", "-pk")  # in the log: a ply
-    # An event at ply p came after move p - 1 and before move p: newest first, a move before its events.
-    lines = sorted(
-        [(ply, 1, text) for ply, text in moves.values_list("ply", "description")[: SINCE_SHOWN + 1]]
-        + [(ply, 0, text) for ply, text in events.values_list("ply", "reason")[: SINCE_SHOWN + 1]],
-        reverse=True,
+    yours = Subquery(MoveRecord.objects.filter(match=match, seat=seat.number).order_by("-ply").values("ply")[:1])
+    first = Coalesce(yours + 1, 0)
+    # One round trip: a row with the seat's last ply (None before its first move), then the
+    # latest moves and move log events (in the log: a ply) after it.
+    rows = (
+        Match.objects.filter(pk=match.pk)
+        .order_by()
+        .values_list(yours, Value(YOUR_LAST), Value(""), Value(0))
+        .union(
+            _latest(MoveRecord.objects.filter(match=match, ply__gte=first), MOVE, "description", "-ply"),
+            _latest(MatchEvent.objects.filter(match=match, ply__gte=first), EVENT, "reason", "-ply", "-pk"),
+            all=True,
+        )
     )
-    texts = [text for _ply, _order, text in lines]
+    mine, counted, lines = None, {}, []
+    for ply, kind, text, count in rows:
+        if kind == YOUR_LAST:
+            mine = ply
+        else:
+            counted[kind] = count
+            lines.append((ply, kind, text))
+    # An event at ply p came after move p - 1 and before move p: newest first, a move before its events.
+    texts = [text for _ply, _kind, text in sorted(lines, reverse=True)]
     more_before = len(texts) > SINCE_SHOWN
-    total = moves.count() + events.count() if more_before else len(texts)  # "12 of 30": what was left out
+    total = sum(counted.values()) if more_before else len(texts)  # "12 of 30": what was left out
     return {"since": texts[:SINCE_SHOWN][::-1], "more_before": more_before, "total": total, "first_turn": mine is None}
+
+
+def _latest(records: QuerySet, kind: int, text: str, *order: str) -> QuerySet:
+    """The SINCE_SHOWN + 1 latest as (ply, kind, text, how many there are). Window functions
+    rank and count them: SQLite takes no LIMIT in a part of a UNION."""
+    return (
+        records.annotate(rank=Window(RowNumber(), order_by=order), count=Window(Count("pk")))
+        .filter(rank__lte=SINCE_SHOWN + 1)
+        .order_by()
+        .values_list("ply", Value(kind), text, "count")
+    )
 
 
 def author_name(message: Message) -> str:
