@@ -1,6 +1,7 @@
 """Many players at once, against the site run as the README's "Running on several machines" runs it.
 
     DATABASE_URL=postgres://… REDIS_URL=redis://…/N python bench/load.py [--players K] [--matches M] [--seconds S]
+        [--old PATH] [--json FILE]
 
 It makes a throwaway PostgreSQL database (as bench/site.py does), starts gunicorn (sync
 workers), a Celery worker and beat on it, with DEBUG off, makes K players and M matches (a
@@ -18,6 +19,10 @@ the connections used against max_connections, the Celery queue and the AI's answ
 through the worker. Then it checks every match: its stored state equals the replay of its
 move records, its plies are 0 .. version-1, and every move a player was answered 200 for
 is the record at that ply. Everything started is stopped and the database dropped.
+
+With ``--old PATH`` (a checkout of an older commit) the same run is made twice, as
+bench/site.py --old does: on the site at PATH (its processes started there), then on this
+checkout; then the key figures of both side by side. ``--json FILE`` writes those figures.
 
 REDIS_URL must name a Redis database no other worker reads: the tasks go to the default queue.
 Players send their own X-Forwarded-For (one proxy trusted), as behind a proxy, so that
@@ -44,6 +49,7 @@ import sys
 import tempfile
 import threading
 import time
+import types
 from collections import Counter
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -52,14 +58,15 @@ from http.cookies import SimpleCookie
 from pathlib import Path
 from urllib.parse import quote, urlencode
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+BENCHES = Path(__file__).resolve().parent
+if "bench" not in sys.modules:  # run as a script: the measuring code stays this checkout's, whichever site
+    sys.modules["bench"] = types.ModuleType("bench")
+    sys.modules["bench"].__path__ = [str(BENCHES)]
 
-import django
+# Puts the site measured (this checkout's, or --old's) first on the path and sets Django up.
+from bench.site import ROOT, Figures, old_and_new, table, throwaway_database, write_figures
 
-django.setup()
-
+# isort: split
 import redis
 from allauth.account.models import EmailAddress
 from django.conf import settings
@@ -69,7 +76,6 @@ from django.test.utils import override_settings
 from django.utils import timezone
 
 from accounts.models import User
-from bench.site import table, throwaway_database
 from games import services
 from games.models import Match, MoveRecord, Seat, Status
 from games.replay import replay_state
@@ -578,7 +584,17 @@ class AfterPlay:
     leftover: int  # tasks still queued when the worker stopped
 
 
-def report(stats: Stats, sampler: Sampler, after: AfterPlay) -> None:
+def latency_figures(kind: str, times: list[float]) -> Figures:
+    ms = [1000 * t for t in times]
+    return {
+        f"{kind} p50 ms": statistics.median(ms) if ms else None,
+        f"{kind} p95 ms": percentile(ms, 0.95) if ms else None,
+        f"{kind} max ms": max(ms, default=None),
+    }
+
+
+def report(stats: Stats, sampler: Sampler, after: AfterPlay) -> Figures:
+    """Prints what the run measured; returns its key figures."""
     window = after.window
     played = (window[1] - window[0]).total_seconds()
     print(
@@ -608,7 +624,18 @@ def report(stats: Stats, sampler: Sampler, after: AfterPlay) -> None:
         f"({human / played:.1f} posted by players); 5xx answers: {server_errors}; "
         f"turns shown without a move to click: {stats.turns_without_moves}"
     )
+    figures: Figures = {
+        "moves stored a second": (human + ai) / played,
+        "  of them posted by players": human / played,
+        "moves answered 200": len(stats.accepted),
+        "moves refused": sum(stats.refusals.values()),
+        "5xx answers": server_errors,
+        **latency_figures("move post", stats.times.get("move", [])),
+        **latency_figures("poll", stats.times.get("poll", [])),
+        **latency_figures("page", stats.times.get("page", [])),
+    }
     ai_times = ai_answer_times()
+    figures |= latency_figures("AI answer", ai_times)
     if ai_times:
         ms = [1000 * t for t in ai_times]
         print(
@@ -633,6 +660,13 @@ def report(stats: Stats, sampler: Sampler, after: AfterPlay) -> None:
         )
     )
     print(f"Celery queue: at most {max(sampler.queued, default=0)} tasks waiting; {after.leftover} left when stopped")
+    figures |= {
+        "connections at most": max(sampler.connections, default=0),
+        "waiting on a lock at most": max(sampler.waiting, default=0),
+        "deadlocks": after.deadlocks,
+        "error lines in the logs": sum(len(lines) for lines in after.problems.values()),
+        "Celery queue at most": max(sampler.queued, default=0),
+    }
     for name, lines in after.problems.items():
         timeouts = sum(1 for line in lines if "timeout" in line)
         print(
@@ -654,13 +688,14 @@ def report(stats: Stats, sampler: Sampler, after: AfterPlay) -> None:
             else f"{len(wrong)} PROBLEMS" + "".join(f"\n    {line}" for line in wrong[:20])
         )
     )
+    return figures | {"matches finished": finished, "check: problems": len(wrong)}
 
 
 # --- the run ---------------------------------------------------------------------------------
 
 
 def parse_args() -> argparse.Namespace:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0], allow_abbrev=False)
     parser.add_argument("--players", type=int, default=12, help="players (default 12; at least 3)")
     parser.add_argument("--matches", type=int, default=8, help="matches (default 8), cycling through the mix")
     parser.add_argument("--seconds", type=float, default=60, help="time the players play (default 60)")
@@ -671,6 +706,8 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument("--poll", type=float, default=3.0, help="seconds between an open page's polls (3)")
     parser.add_argument("--burst", type=float, default=0.2, help="share of moves sent as a burst (0.2)")
     parser.add_argument("--pg-log", type=Path, help="PostgreSQL's log file, to read this run's lines from it")
+    parser.add_argument("--old", type=Path, help="an older checkout, run first, then side by side with this")
+    parser.add_argument("--json", type=Path, help="write the key figures to this file")
     args = parser.parse_args()
     if args.players < 3:
         parser.error("at least 3 players: a Mecca match seats three")
@@ -682,31 +719,38 @@ def main() -> None:
     if connection.vendor != "postgresql" or not settings.REDIS_URL:
         sys.exit("Set DATABASE_URL to a PostgreSQL server and REDIS_URL to a Redis database of its own.")
     queue = redis.Redis.from_url(settings.REDIS_URL)
+    if args.old:
+        # Tasks the old run left queued name its dropped database's rows: the new run's worker must not take them.
+        old_and_new(Path(__file__), args.old, sys.argv[1:], args.json, between=lambda: queue.delete("celery"))
+        return
     with throwaway_database() as database, tempfile.TemporaryDirectory() as var:
         started = time.perf_counter()
         users = make_players(args.players)
         matches = make_matches(args.matches, users)
         site = Site(Path(var), free_port(), args.web_workers, args.threads, args.concurrency)
-        print(
+        about = (
             f"Database {database}; gunicorn {args.web_workers} workers × {args.threads} threads, Celery worker "
             f"concurrency {args.concurrency}, beat; {args.players} players, {args.matches} matches, "
             f"{args.seconds:.0f} s of play, think {args.think} s, poll {args.poll} s, bursts {args.burst:.0%}"
         )
+        print(about)
         try:
             site.start()
             print(
                 f"Set-up (database, players, matches, collectstatic, processes up): "
                 f"{time.perf_counter() - started:.1f} s\n"
             )
-            run(site, users, matches, queue, args)
+            figures = run(site, users, matches, queue, args)
         finally:
             site.stop_all()
             connection.close()
+    if args.json:
+        write_figures(args.json, about, figures)
 
 
 def run(
     site: Site, users: list[User], matches: list[tuple[Match, list[User]]], queue: redis.Redis, args: argparse.Namespace
-) -> None:
+) -> Figures:
     stats = Stats()
     log_start = args.pg_log.stat().st_size if args.pg_log else 0
     deadlocks_before = deadlocks()
@@ -746,7 +790,9 @@ def run(
     leftover = queue.llen("celery")
     site.stop_all()
     server_lines = server_log_lines(args.pg_log, log_start, sampler.pids) if args.pg_log else None
-    report(stats, sampler, AfterPlay(window, deadlocks() - deadlocks_before, site.problems(), server_lines, leftover))
+    return report(
+        stats, sampler, AfterPlay(window, deadlocks() - deadlocks_before, site.problems(), server_lines, leftover)
+    )
 
 
 if __name__ == "__main__":

@@ -1,7 +1,12 @@
 """What a move costs through the whole site, whether query counts stay flat as a game
 grows, and how strong the Mancala AI is.
 
-    python bench/site.py [--moves N] [--ai-games G]
+    python bench/site.py [--moves N] [--ai-games G] [--old PATH] [--json FILE]
+
+With ``--old PATH`` (a checkout of an older commit, e.g. ``git worktree add /tmp/old <rev>``)
+the same measurement runs twice, each in a process of its own: this file's code against the
+site at PATH (its views, services, settings, templates), then against this checkout; then
+the key figures of both are printed side by side. ``--json FILE`` writes those figures.
 
 Everything runs in a throwaway test database (a temporary SQLite file, or a PostgreSQL
 database of its own when DATABASE_URL names one), created here and dropped at the end,
@@ -15,18 +20,26 @@ no Celery worker anywhere runs them. Prints numbers only; nothing here asserts o
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
+import types
 import warnings
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+BENCHES = Path(__file__).resolve().parent
+MEASURED_SITE = "BENCH_MEASURED_SITE"  # set by --old: the checkout whose site this process measures
+ROOT = Path(os.environ.get(MEASURED_SITE) or BENCHES.parent).resolve()
 sys.path.insert(0, str(ROOT))
+if "bench" not in sys.modules:  # run as a script: the measuring code stays this checkout's, whichever site
+    sys.modules["bench"] = types.ModuleType("bench")
+    sys.modules["bench"].__path__ = [str(BENCHES)]
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 warnings.filterwarnings("ignore", "No directory at", UserWarning)  # whitenoise, before collectstatic
 
@@ -123,6 +136,86 @@ def table(headers: list[str], rows: list[list[str]]) -> str:
     return "\n".join("  ".join(cell.ljust(width) for cell, width in zip(line, widths, strict=True)) for line in lines)
 
 
+# --- the old and the new side by side (--old) ------------------------------------------------
+
+Figures = dict[str, float | int | None]  # what --json writes: a figure's name -> its value, in print order
+
+
+def write_figures(path: Path, about: str, figures: Figures) -> None:
+    path.write_text(json.dumps({"about": about, "figures": figures}))
+
+
+def without_option(argv: list[str], option: str) -> list[str]:
+    """``argv`` less ``option`` and its value (the parsers with --old take no abbreviations)."""
+    kept, skip = [], False
+    for word in argv:
+        if skip or word.startswith(f"{option}="):
+            skip = False
+        elif word == option:
+            skip = True
+        else:
+            kept.append(word)
+    return kept
+
+
+def shown(value: float | int | None) -> str:
+    if value is None:
+        return "-"
+    if isinstance(value, int):
+        return str(value)
+    return f"{value:.2f}" if abs(value) < 10 else f"{value:.1f}"
+
+
+def ratio(old: float | int | None, new: float | int | None) -> str:
+    if old is None or new is None:
+        return "-"
+    if old == new:
+        return "="
+    return f"{new / old:.2f}x" if old else "-"
+
+
+def side_by_side(old: dict, new: dict) -> str:
+    names = list(dict.fromkeys([*old["figures"], *new["figures"]]))
+    rows = [
+        [name, shown(a := old["figures"].get(name)), shown(b := new["figures"].get(name)), ratio(a, b)]
+        for name in names
+    ]
+    return table(["figure", "old", "new", "new / old"], rows)
+
+
+def old_and_new(
+    script: Path, old: Path, argv: list[str], json_path: Path | None, between: Callable[[], None] = lambda: None
+) -> None:
+    """Runs ``script`` with ``argv`` twice, each time in a fresh process of this interpreter:
+    on the site at ``old``, then on this checkout's; its output passes through, then both
+    runs' figures are printed side by side (and written to ``json_path`` as {"old": …, "new": …}).
+    ``between`` runs after the old run."""
+    if not (old / "manage.py").is_file():
+        sys.exit(f"{old} is not a checkout of this site: it has no manage.py.")
+    argv = without_option(without_option(argv, "--old"), "--json")
+    runs = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        for name, root in [("old", old.resolve()), ("new", BENCHES.parent)]:
+            if name == "new":
+                between()
+            print(f"===== {name}: the site at {root} =====\n", flush=True)
+            figures = Path(tmp) / f"{name}.json"
+            finished = subprocess.run(
+                [sys.executable, str(script), *argv, "--json", str(figures)],
+                cwd=root,
+                env={**os.environ, MEASURED_SITE: str(root)},
+            )
+            if finished.returncode:
+                sys.exit(f"The {name} run stopped with exit status {finished.returncode}; its output is above.")
+            runs[name] = json.loads(figures.read_text())
+            print(flush=True)
+    print(f"===== old ({old.resolve()}) and new ({BENCHES.parent}) side by side =====")
+    print(f"old: {runs['old']['about']}\nnew: {runs['new']['about']}\n")
+    print(side_by_side(runs["old"], runs["new"]))
+    if json_path:
+        json_path.write_text(json.dumps(runs))
+
+
 # --- (a) time of a move against a bare write ---------------------------------------------
 
 
@@ -158,11 +251,26 @@ def bare_times(client: Client, match_pk: int, count: int) -> list[float]:
     return times[WARMUP:]
 
 
+def p95(times: list[float]) -> float:
+    return statistics.quantiles(times, n=20, method="inclusive")[-1] if len(times) > 1 else times[0]
+
+
+MEASURES = [("median", statistics.median), ("p95", p95), ("mean", statistics.mean)]
+
+
 def time_row(name: str, times: list[float]) -> list[str]:
-    return [name, str(len(times)), f"{1000 * statistics.mean(times):.2f}", f"{1000 * statistics.median(times):.2f}"]
+    return [
+        name,
+        str(len(times)),
+        *(f"{1000 * figure(times):.2f}" for figure in (statistics.mean, statistics.median, p95)),
+    ]
 
 
-def report_move_cost(alice, bob, count: int) -> None:
+def time_figures(name: str, times: list[float]) -> Figures:
+    return {f"{name} {label} ms": 1000 * figure(times) for label, figure in MEASURES}
+
+
+def report_move_cost(alice, bob, count: int) -> Figures:
     clients = {0: logged_in(alice), 1: logged_in(bob)}
     moves, matches = move_times(clients, alice, bob, count)
     bare = bare_times(clients[0], Match.objects.first().pk, count)
@@ -172,7 +280,7 @@ def report_move_cost(alice, bob, count: int) -> None:
     )
     print(
         table(
-            ["request", "n", "mean ms", "median ms"],
+            ["request", "n", "mean ms", "median ms", "p95 ms"],
             [time_row("move (match_move view)", moves), time_row("bare view, one UPDATE by pk", bare)],
         )
     )
@@ -180,6 +288,11 @@ def report_move_cost(alice, bob, count: int) -> None:
         f"ratio move / bare: mean {statistics.mean(moves) / statistics.mean(bare):.1f}x, "
         f"median {statistics.median(moves) / statistics.median(bare):.1f}x\n"
     )
+    return {
+        **time_figures("move", moves),
+        **time_figures("bare write", bare),
+        "move / bare write, median": statistics.median(moves) / statistics.median(bare),
+    }
 
 
 # --- (b) query counts after 1 and after 200 moves -------------------------------------------
@@ -205,7 +318,7 @@ def count_row(name: str, counts: list[int]) -> list[str]:
     return [name, *map(str, counts), "equal" if counts[0] == counts[1] else "NOT equal"]
 
 
-def report_query_counts(alice, bob) -> None:
+def report_query_counts(alice, bob) -> Figures:
     users, clients = {0: alice, 1: bob}, {0: logged_in(alice), 1: logged_in(bob)}
     short, long = start_match(alice, bob, variant="ethiopian"), start_match(alice, bob, variant="ethiopian")
     play_moves(short, users, 1)
@@ -228,6 +341,11 @@ def report_query_counts(alice, bob) -> None:
         )
     )
     print()
+    return {
+        f"{request} queries, after {match.version} move{'s' * (match.version != 1)}": count
+        for request, counts in [("match page", pages), ("move", moves)]
+        for match, count in zip(games, counts, strict=True)
+    }
 
 
 # --- (c) the AI -------------------------------------------------------------------------------
@@ -239,17 +357,24 @@ def report_ai(games: int) -> None:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0], allow_abbrev=False)
     parser.add_argument("--moves", type=int, default=200, help="timed move requests (default 200)")
     parser.add_argument("--ai-games", type=int, default=6, help="AI games per pairing; 0 skips (default 6)")
+    parser.add_argument("--old", type=Path, help="an older checkout, measured first, then side by side with this")
+    parser.add_argument("--json", type=Path, help="write the key figures to this file")
     args = parser.parse_args()
+    if args.old:
+        old_and_new(Path(__file__), args.old, sys.argv[1:], args.json)
+        return
     keep_tasks_in_memory()
     # One pair plays match after match, each an invitation: --moves in the thousands passes a day's limit.
     with throwaway_database() as database, override_settings(INVITATIONS_PER_DAY=sys.maxsize):
-        print(f"Django {django.get_version()}, database: {database}, DEBUG off, broker memory://\n")
+        about = f"Django {django.get_version()}, database: {database}, DEBUG off, broker memory://"
+        print(f"{about}\n")
         alice, bob = make_user("alice"), make_user("bob")
-        report_move_cost(alice, bob, args.moves)
-        report_query_counts(alice, bob)
+        figures = report_move_cost(alice, bob, args.moves) | report_query_counts(alice, bob)
+    if args.json:
+        write_figures(args.json, about, figures)
     if args.ai_games:
         report_ai(args.ai_games)
 
