@@ -223,13 +223,17 @@ def visible_to(user: User | AnonymousUser) -> Q:
 def match_for_viewer(match_id: int, user: User | AnonymousUser) -> Match | None:
     """A match the user may look at, with seats and who played a seat before the AI took it
     (the seat list and the replay name them); ``None`` otherwise. For someone signed in, in the
-    same query: whether they watch it (``watching``) and whether it moved or ended since they
-    last had its page open (``watch_behind``: ``services.watch_seen``)."""
+    same query: whether they watch it (``watching``), whether it moved or ended since they last
+    had its page open (``watch_behind``: ``services.watch_seen``) and whether their presence on
+    it is worth writing (``presence_due``)."""
     matches = Match.objects.filter(visible_to(user), pk=match_id)
     if user.is_authenticated:
         watch = Watch.objects.filter(match=OuterRef("pk"), user=user)
         behind = Q(seen_version__lt=OuterRef("version")) | Q(seen_at__lt=OuterRef("finished_at"))
-        matches = matches.annotate(watching=Exists(watch), watch_behind=Exists(watch.filter(behind)))
+        mine = Seat.objects.filter(presence_due(timezone.now(), user), match=OuterRef("pk"), user=user)
+        matches = matches.annotate(
+            watching=Exists(watch), watch_behind=Exists(watch.filter(behind)), presence_due=Exists(mine)
+        )
     return _with_seats(matches).first()
 
 
@@ -247,13 +251,36 @@ def match_level_changes(match: Match) -> list[MatchEvent]:
     return list(MatchEvent.objects.filter(match=match, former_ai_level__isnull=False).order_by("ply", "pk"))
 
 
+def match_log(match: Match) -> tuple[list[MoveRecord], list[MatchEvent]]:
+    """The move log's moves (in order) and the events shown between them (``match_log_events``),
+    in one query: each as much of its row as the page reads (not saved back)."""
+    # No ordering of their own: SQLite refuses an ORDER BY inside a part of a UNION.
+    moves = (
+        MoveRecord.objects.filter(match=match)
+        .order_by()
+        .values_list("ply", "pk", "seat", "notation", "description", Value(True))
+    )
+    events = (
+        MatchEvent.objects.filter(match=match, ply__isnull=False)
+        .order_by()
+        .values_list("ply", "pk", Value(None, output_field=IntegerField()), Value(""), "reason", Value(False))
+    )
+    log: tuple[list[MoveRecord], list[MatchEvent]] = ([], [])
+    for ply, pk, seat, notation, text, is_move in moves.union(events, all=True).order_by("ply", "pk"):
+        if is_move:
+            log[0].append(MoveRecord(pk=pk, match=match, ply=ply, seat=seat, notation=notation, description=text))
+        else:
+            log[1].append(MatchEvent(pk=pk, match=match, ply=ply, reason=text))
+    return log
+
+
 def match_log_events(match: Match) -> list[MatchEvent]:
     """Events shown in the move log (timeouts, seats the AI took, extensions), by ply."""
     return list(MatchEvent.objects.filter(match=match, ply__isnull=False).order_by("ply", "pk"))
 
 
-def presence_due(now: datetime, user: User) -> Q:
-    """Seats of ``user`` whose presence on the match page is worth writing again: not for
+def presence_due(now: datetime, user: User | int) -> Q:
+    """Seats of ``user`` (or a user's id) whose presence on the match page is worth writing again: not for
     PRESENCE_WRITE_SECONDS, or at once where another app says so (``hooks.presence_now``: chat,
     when the page shows messages of others written since, which My matches would otherwise
     still call new)."""
@@ -279,6 +306,21 @@ def match_poll(match_id: int, user: User | AnonymousUser) -> Poll | None:
         due = Exists(Seat.objects.filter(presence_due(timezone.now(), user), match=OuterRef("pk"), user=user))
     row = (
         Match.objects.filter(visible_to(user), pk=match_id)
+        .annotate(due=due)
+        .values_list("version", "status", "revision", "due")
+        .first()
+    )
+    return None if row is None else Poll(poll_token(*row[:3]), row[3])
+
+
+def player_poll(match_id: int, user_id: int) -> Poll | None:
+    """``match_poll`` for a match the player holds or held a seat in, by the session's user id
+    alone: the user is not read (an account closed since is refused in the same query). ``None``
+    for anyone else (a visitor, a watcher, staff): they take ``match_poll``."""
+    seated = Seat.objects.filter(Q(user=user_id) | Q(former_user=user_id), match=OuterRef("pk"))
+    due = Exists(Seat.objects.filter(presence_due(timezone.now(), user_id), match=OuterRef("pk"), user=user_id))
+    row = (
+        Match.objects.filter(Exists(seated), Exists(User.objects.filter(pk=user_id, is_active=True)), pk=match_id)
         .annotate(due=due)
         .values_list("version", "status", "revision", "due")
         .first()

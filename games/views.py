@@ -12,6 +12,7 @@ from datetime import timedelta
 from functools import wraps
 
 from django.contrib import messages
+from django.contrib.auth import SESSION_KEY
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
 from django.core.paginator import Paginator
@@ -24,6 +25,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from django_htmx.http import HttpResponseClientRefresh
 
 from accounts.forms import VacationForm
+from accounts.middleware import activate_zone, draws_no_times
 from accounts.views import profile_page
 from games import hooks, selectors, services
 from games.boards import LastMove, board_context, seat_colours
@@ -363,7 +365,7 @@ def _match_context(request, match: Match, *, error: str = "") -> dict:
     legal = game.legal_moves(state, seat_number) if my_seat and match.status == Status.ACTIVE and not late else []
     names = seat_names(seats)
     view = game.view(state, seat_number)
-    moves = selectors.match_moves(match)
+    moves, events = selectors.match_log(match)
     rematch = None
     if my_seat and match.status == Status.FINISHED:
         rematch = Match.objects.filter(rematch_of=match).exclude(status=Status.ABORTED).first()
@@ -403,7 +405,7 @@ def _match_context(request, match: Match, *, error: str = "") -> dict:
         "others_in_match": any(seat.user_id and seat.user_id != request.user.pk for seat in seats),
         "winners": [names[number] for number in (match.result or {}).get("winners", [])],
         "names": names,
-        **_move_log(moves, selectors.match_log_events(match)),
+        **_move_log(moves, events),
         "now": timezone.now(),
         "board_template": f"games/boards/{game.slug}.html",
         # Not their turn here (or no longer, after their move): where it is, the least time left first.
@@ -485,17 +487,36 @@ def _seen(request, match: Match) -> None:
 def match_detail(request, pk: int):
     match = viewer_match(request, pk)
     if request.user.is_authenticated:
-        services.seat_seen(match_id=pk, user=request.user)
+        if match.presence_due:
+            services.seat_seen(match_id=pk, user=request.user)
         _seen(request, match)
     return render_match(request, match)
 
 
+@draws_no_times
 @require_GET
+def match_poll(request, pk: int):
+    """Nothing (204) while the match is unchanged; the fresh fragment once it moved. A player's
+    poll of their own match reads the session and the match row only (``selectors.player_poll``);
+    the user is read, and the session checked in full, once there is something to draw."""
+    user_id = request.session.get(SESSION_KEY)
+    if user_id is not None and (poll := selectors.player_poll(pk, int(user_id))) is not None:
+        if poll.token == request.GET.get("token"):
+            if poll.presence_due:
+                services.seat_seen(match_id=pk, user=int(user_id))
+            return HttpResponse(status=204)
+        activate_zone(request)
+        return _match_poll(request, pk, poll=poll)
+    activate_zone(request)
+    return _match_poll(request, pk)
+
+
 @match_page
 @match_address()
-def match_poll(request, pk: int):
-    """Nothing (204) while the match is unchanged; the fresh fragment once it moved."""
-    poll = selectors.match_poll(pk, request.user)
+def _match_poll(request, pk: int, poll: selectors.Poll | None = None):
+    """``poll``: what ``selectors.player_poll`` read, for a session whose user still holds."""
+    if poll is None or not request.user.is_authenticated:
+        poll = selectors.match_poll(pk, request.user)
     if poll is None:
         was_open = f"-{Status.OPEN}-" in request.GET.get("token", "")
         if was_open and request.user.is_authenticated and Match.objects.filter(pk=pk, open_to_all=True).exists():
@@ -514,23 +535,25 @@ def match_poll(request, pk: int):
 @match_address(signed_in=True)
 @posted_or_back
 def match_move(request, pk: int):
-    match = viewer_match(request, pk)
-    # Each redraw restarts the poll's timer: someone moving quickly never polls, yet is looking.
-    services.seat_seen(match_id=pk, user=request.user)
+    """A move, and the page as it stands after it, drawn from the match and seats the move read."""
     move = request.POST.get("move", "")
     try:
         version, held = _page_position(request)
     except ValueError:
-        return render_match(request, match, error=MALFORMED, status=400)
+        return _refused(request, pk, MALFORMED, 400)
     if not move or len(move) > 64:
-        return render_match(request, match, error=MALFORMED, status=400)
+        return _refused(request, pk, MALFORMED, 400)
     try:
-        services.move_submit(match_id=match.pk, user=request.user, move=move, expected_version=version, held=held)
+        # looking: each redraw restarts the poll's timer, so someone moving quickly never polls, yet is looking.
+        played = services.move_play(
+            match_id=pk, user=request.user, move=move, expected_version=version, held=held, looking=True
+        )
     except services.ServiceError as error:
-        match.refresh_from_db()
-        return render_match(request, match, error=error.message, status=error.status)
+        return _refused(request, pk, error.message, error.status)
+    except Match.DoesNotExist:
+        raise MatchHidden(NOT_FOUND) from None
     if request.htmx:
-        return render_match(request, viewer_match(request, pk))
+        return render_match(request, played.match)
     return redirect("match_detail", pk=pk)
 
 
@@ -539,22 +562,30 @@ def match_move(request, pk: int):
 @posted_or_back
 def match_take_back(request, pk: int):
     """Take back the last step held this turn (``games.services.holding``)."""
-    match = viewer_match(request, pk)
-    services.seat_seen(match_id=pk, user=request.user)
     try:
         version, held = _page_position(request)
     except ValueError:
-        return render_match(request, match, error=MALFORMED, status=400)
+        return _refused(request, pk, MALFORMED, 400)
     if held is None:
-        return render_match(request, match, error=MALFORMED, status=400)
+        return _refused(request, pk, MALFORMED, 400)
     try:
-        services.step_take_back(match_id=match.pk, user=request.user, expected_version=version, expected_held=held)
+        services.step_take_back(match_id=pk, user=request.user, expected_version=version, expected_held=held)
     except services.ServiceError as error:
-        match.refresh_from_db()
-        return render_match(request, match, error=error.message, status=error.status)
+        return _refused(request, pk, error.message, error.status)
+    except Match.DoesNotExist:
+        raise MatchHidden(NOT_FOUND) from None
+    services.seat_seen(match_id=pk, user=request.user)
     if request.htmx:
         return render_match(request, viewer_match(request, pk))
     return redirect("match_detail", pk=pk)
+
+
+def _refused(request, pk: int, message: str, status: int) -> HttpResponse:
+    """A move or a take-back refused: the match as it stands with the reason (a 404 for a match
+    the player may not see); they are looking at it."""
+    match = viewer_match(request, pk)
+    services.seat_seen(match_id=pk, user=request.user)
+    return render_match(request, match, error=message, status=status)
 
 
 def _page_position(request) -> tuple[int, int | None]:

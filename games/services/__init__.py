@@ -42,7 +42,7 @@ from games.services.joining import (
     waits_for_closed_account,
 )
 from games.services.leaving import match_abort, match_resign, match_timeout, seat_replace_by_ai
-from games.services.turns import ai_turn_play, move_submit, seat_seen
+from games.services.turns import Played, ai_turn_play, move_play, move_submit, seat_seen
 from games.services.watching import match_unwatch, match_watch, watch_seen
 
 __all__ = [
@@ -54,6 +54,7 @@ __all__ = [
     "MoveRejected",
     "NotAllowed",
     "NotFound",
+    "Played",
     "SeatSpec",
     "ServiceError",
     "StaleMove",
@@ -75,6 +76,7 @@ __all__ = [
     "match_timeout",
     "match_unwatch",
     "match_watch",
+    "move_play",
     "move_submit",
     "seat_deadline_extend",
     "seat_replace_by_ai",

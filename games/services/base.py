@@ -36,6 +36,27 @@ def seats_locked(match: Match) -> list[Seat]:
     return list(match.seats.select_related("user", "former_user").order_by("number"))
 
 
+def lock_match_with_seats(match_id: int) -> tuple[Match, list[Seat]]:
+    """``lock_match`` and ``seats_locked`` in one query: the seats with their match joined, only
+    the match row locked. The match keeps its seats (``match.seats.all()`` reads no more)."""
+    limit_waits()
+    seats = list(
+        Seat.objects.select_related("match", "user", "former_user")
+        .select_for_update(of=("match",))
+        .filter(match_id=match_id)
+        .order_by("number")
+    )
+    if not seats:  # every match has its seats from the start
+        raise Match.DoesNotExist(f"No match {match_id}.")
+    match = seats[0].match
+    for seat in seats:
+        seat.match = match
+    cached = match.seats.all()
+    cached._result_cache, cached._prefetch_done = seats, True
+    match._prefetched_objects_cache = {"seats": cached}
+    return match, seats
+
+
 def seat_of(seats: list[Seat], user: User) -> Seat | None:
     return next((seat for seat in seats if seat.user_id == user.pk), None)
 

@@ -9,6 +9,7 @@ only ever holds what was played: it stays append-only and the replay exact."""
 from __future__ import annotations
 
 from django.db import transaction
+from django.utils import timezone
 
 from accounts.models import User
 from games.boards import step_reveals, takes_back
@@ -52,9 +53,13 @@ def may_hold(game: Game, seat: int, before, after) -> bool:
     return not step_reveals(game.slug, game.view(before, seat), game.view(after, seat))
 
 
-def hold(match: Match, seat: Seat, steps: list[str]) -> None:
+def hold(match: Match, seat: Seat, steps: list[str], *, looking: bool = False) -> None:
+    """Keep ``steps`` on the seat; ``looking``: its player has the page open (``Seat.last_seen_at``)."""
     seat.held, seat.held_at = steps, match.version
-    Seat.objects.filter(pk=seat.pk).update(held=steps, held_at=match.version)
+    seen = {"last_seen_at": timezone.now()} if looking else {}
+    Seat.objects.filter(pk=seat.pk).update(held=steps, held_at=match.version, **seen)
+    for field, value in seen.items():
+        setattr(seat, field, value)
 
 
 @transaction.atomic

@@ -4,10 +4,11 @@ seats, clocks and status follow the new position."""
 from __future__ import annotations
 
 from datetime import datetime, timedelta
+from typing import NamedTuple
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import Case, F, PositiveIntegerField, Value, When
+from django.db.models import Case, DateTimeField, F, PositiveIntegerField, Value, When
 from django.utils import timezone
 
 from accounts.models import User
@@ -16,7 +17,14 @@ from games.engine import IllegalMove
 from games.models import DAY, Match, MoveRecord, Seat, Status, TimeControl
 from games.naming import in_names, seat_names
 from games.services import holding
-from games.services.base import ai_to_move, lock_match, readers, seat_of, seats_locked, set_status, tell_the_result
+from games.services.base import (
+    ai_to_move,
+    lock_match_with_seats,
+    readers,
+    seat_of,
+    set_status,
+    tell_the_result,
+)
 from games.services.clocks import update_clocks
 from games.services.errors import (
     NOT_IN_PLAY,
@@ -59,8 +67,11 @@ def open_until() -> datetime:
     return timezone.now() + timedelta(days=settings.OPEN_MATCH_EXPIRY_DAYS)
 
 
-def after_position_change(match: Match, seats: list[Seat], *, mover: int | None, last_move: str) -> None:
-    """Bring seats, status, AI tasks and emails in line with the match's new state."""
+def after_position_change(
+    match: Match, seats: list[Seat], *, mover: int | None, last_move: str, looking: bool = False
+) -> None:
+    """Bring seats, status, AI tasks and emails in line with the match's new state. ``looking``:
+    the mover has the match page open (their seat's presence is written with the rest)."""
     game = match.game_obj
     state = game.load(match.state)
     to_act = set(game.to_act(state))
@@ -74,6 +85,8 @@ def after_position_change(match: Match, seats: list[Seat], *, mover: int | None,
     ]
     if match.time_control == TimeControl.NONE:
         finished_turns = []
+    now = timezone.now()
+    seen = Case(When(number=mover, then=Value(now)), default=F("last_seen_at"), output_field=DateTimeField())
     Seat.objects.filter(match=match).update(
         to_act=Case(When(number__in=to_act, then=Value(True)), default=Value(False)),
         turns=Case(
@@ -81,9 +94,12 @@ def after_position_change(match: Match, seats: list[Seat], *, mover: int | None,
             default=F("turns"),
             output_field=PositiveIntegerField(),
         ),
+        **({"last_seen_at": seen} if looking else {}),
     )
     for seat in seats:
         seat.to_act = seat.number in to_act
+        if looking and seat.number == mover:
+            seat.last_seen_at = now
     if game.is_over(state):
         outcome = game.outcome(state)
         # A reason only where the scores do not explain the result (Mecca: an empty hand wins).
@@ -103,8 +119,19 @@ def after_position_change(match: Match, seats: list[Seat], *, mover: int | None,
             signals.turn_started.send(Match, match=match, seat=seat, watching=False)
 
 
+class Played(NamedTuple):
+    record: MoveRecord | None  # None: the step is held (``games.services.holding``)
+    match: Match  # as it stands after the move, with its seats (``match.seats.all()`` reads no more)
+    seats: list[Seat]
+
+
+def move_submit(**move) -> MoveRecord | None:
+    """``move_play``'s record: the move played, or None for a step held."""
+    return move_play(**move).record
+
+
 @transaction.atomic
-def move_submit(
+def move_play(
     *,
     match_id: int,
     move: str,
@@ -112,16 +139,17 @@ def move_submit(
     user: User | None = None,
     ai_seat: int | None = None,
     held: int | None = None,
-) -> MoveRecord | None:
+    looking: bool = False,
+) -> Played:
     """Apply one move by ``user`` (or by the AI on ``ai_seat``) to the version they saw.
     The same move sent twice by the same seat (a double click, a resent form) is the one
     already played: its record comes back and nothing else happens.
 
     ``held``: how many held steps the player's page showed (``games.services.holding``); the
-    move is then played after them, and is held itself where it may be (None comes back).
-    Without it (the AI, a page older than taking back) every step is played at once."""
-    match = lock_match(match_id)
-    seats = seats_locked(match)
+    move is then played after them, and is held itself where it may be. Without it (the AI, a
+    page older than taking back) every step is played at once. ``looking``: the player has the
+    match page open, which the seat's write of the move records (``Seat.last_seen_at``)."""
+    match, seats = lock_match_with_seats(match_id)
     if user is not None:
         seat = seat_of(seats, user)
         if seat is None:
@@ -134,9 +162,9 @@ def move_submit(
     steps = holding.held_steps(match, seat)
     shown = held or 0
     if expected_version < match.version and (played := _same_move_played(match, seat, move, expected_version + shown)):
-        return played
+        return Played(played, match, seats)
     if expected_version == match.version and shown < len(steps) and steps[shown] == game.normalize(move):
-        return None  # held by the first of two presses
+        return Played(None, match, seats)  # held by the first of two presses
     if match.status != Status.ACTIVE:
         raise MoveRejected(NOT_STARTED if match.status == Status.OPEN else NOT_IN_PLAY)
     if expected_version != match.version or shown != len(steps):
@@ -153,14 +181,14 @@ def move_submit(
         raise MoveRejected(str(error)) from None
     move = game.normalize(move)
     if held is not None and holding.may_hold(game, seat.number, state, new_state):
-        holding.hold(match, seat, [*steps, move])
-        return None
+        holding.hold(match, seat, [*steps, move], looking=looking)
+        return Played(None, match, seats)
     record = _record(match, seats, seat, start, [*steps, move])
     match.state = game.dump(new_state)
     match.last_move_at = record.created_at
-    after_position_change(match, seats, mover=seat.number, last_move=record.description)
+    after_position_change(match, seats, mover=seat.number, last_move=record.description, looking=looking)
     match.save(update_fields=["state", "version", "last_move_at", "status", "result", "finished_at"])
-    return record
+    return Played(record, match, seats)
 
 
 def _record(match: Match, seats: list[Seat], seat: Seat, state, moves: list[str]) -> MoveRecord:
@@ -216,8 +244,8 @@ def ai_turn_play(*, match_id: int, expected_version: int) -> MoveRecord | None:
         raise
 
 
-def seat_seen(*, match_id: int, user: User) -> None:
-    """Record that the player has the match open; at most one row write per PRESENCE_WRITE_SECONDS,
+def seat_seen(*, match_id: int, user: User | int) -> None:
+    """Record that the player (or a user's id) has the match open; at most one row write per PRESENCE_WRITE_SECONDS,
     but at once when others wrote since (the page shows their messages: no longer new on My matches)."""
     now = timezone.now()
     Seat.objects.filter(selectors.presence_due(now, user), match_id=match_id, user=user).update(last_seen_at=now)

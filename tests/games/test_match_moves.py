@@ -191,10 +191,10 @@ def test_polling_returns_nothing_until_the_match_changes(alice_client, match, bo
     assert response.status_code == 200 and "Staff gave Bob&#x27;s seat to the AI" in response.content.decode()
 
 
-def test_polling_an_unchanged_match_is_one_query_beside_the_session_and_the_user(alice_client, match, clock):
+def test_polling_an_unchanged_match_is_one_query_beside_the_session(alice_client, match, clock):
     """The match's version, status and revision, and whether the player's presence is due to
-    be written again, in one query; the write, every PRESENCE_WRITE_SECONDS, is a fourth.
-    Every poll wrote the presence (an UPDATE that changed nothing nine times in ten): 4 queries."""
+    be written again, in one query; the write, every PRESENCE_WRITE_SECONDS, is a third. The
+    user is not read for a poll that answers "nothing changed" (games.selectors.player_poll)."""
     url = reverse("match_poll", args=[match.pk])
     match.refresh_from_db()
 
@@ -206,12 +206,12 @@ def test_polling_an_unchanged_match_is_one_query_beside_the_session_and_the_user
     assert poll()[-1].startswith("UPDATE"), "the first poll writes the presence"
     clock.advance(seconds=PRESENCE_WRITE_SECONDS - 1)
     unchanged = poll()
-    assert len(unchanged) == 3
-    assert ["django_session" in unchanged[0], "accounts_user" in unchanged[1]] == [True, True]
-    assert unchanged[2].startswith("SELECT") and "games_match" in unchanged[2]
+    assert len(unchanged) == 2
+    assert "django_session" in unchanged[0]
+    assert unchanged[1].startswith("SELECT") and "games_match" in unchanged[1]
     clock.advance(seconds=2)
     due = poll()
-    assert len(due) == 4 and due[3].startswith("UPDATE")
+    assert len(due) == 3 and due[2].startswith("UPDATE")
     assert match.seats.get(user__username="alice").last_seen_at == clock.now
 
 
