@@ -655,7 +655,8 @@ def report(stats: Stats, sampler: Sampler, after: AfterPlay) -> Figures:
     print(
         "Memory (with its children), every 10 s of play: "
         + "; ".join(
-            f"{name} " + " ".join(f"{sizes[name]:.0f}" for sizes in sampler.memory) + " MB"
+            # A process stopped before the last sample (beat, once play ends) has no size there.
+            f"{name} " + " ".join(f"{sizes[name]:.0f}" if name in sizes else "-" for sizes in sampler.memory) + " MB"
             for name in sampler.memory[0]
         )
     )
