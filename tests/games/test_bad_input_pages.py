@@ -14,7 +14,7 @@ from accounts.middleware import SIGNED_OUT_NOTHING_SENT
 from accounts.models import User
 from accounts.views import NO_ADDRESS_CHOSEN, NOT_ON_ACCOUNT
 from config.middleware import NUL_REFUSED
-from games import views
+from games import selectors
 from tests.conftest import make_user
 from tests.conftest import signed_in as signed_in_as
 from tests.games.test_bad_input import NOT_PLAIN, said, stored
@@ -66,7 +66,7 @@ def test_a_server_error_page_looks_like_the_site(alice, monkeypatch):
     def fail(user):
         raise RuntimeError("the database is gone")
 
-    monkeypatch.setattr(views.selectors, "matches_of", fail)
+    monkeypatch.setattr(selectors, "matches_of", fail)
     response = signed_in(alice).get(reverse("dashboard"))
     assert_site_page(response, 500, "Our server failed to answer this request")
     assert "the database is gone" not in response.content.decode()
