@@ -54,6 +54,16 @@ SUGGESTED_OPPONENTS = 20  # names the new-match form offers in its invite fields
 PRESENCE_WRITE_SECONDS = 30
 
 
+def keep_seats(match: Match, seats: list[Seat]) -> None:
+    """Give ``match`` the seats read with it (in order, by number), as a prefetch would:
+    ``match.seats.all()`` reads no more, and each seat's ``match`` is this one object."""
+    for seat in seats:
+        seat.match = match
+    cached = match.seats.all()
+    cached._result_cache, cached._prefetch_done = seats, True
+    match._prefetched_objects_cache = {"seats": cached}
+
+
 def _with_seats(matches: QuerySet[Match]) -> QuerySet[Match]:
     """With each seat's player and whom an AI seat replaces, in the one query for the seats."""
     return matches.prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("user", "former_user")))
@@ -252,8 +262,9 @@ def match_level_changes(match: Match) -> list[MatchEvent]:
 
 
 def match_log(match: Match) -> tuple[list[MoveRecord], list[MatchEvent]]:
-    """The move log's moves (in order) and the events shown between them (``match_log_events``),
-    in one query: each as much of its row as the page reads (not saved back)."""
+    """The move log's moves and the events shown between them (timeouts, seats the AI took,
+    extensions), each by ply, in one query: each as much of its row as the page reads (not
+    saved back)."""
     # No ordering of their own: SQLite refuses an ORDER BY inside a part of a UNION.
     moves = (
         MoveRecord.objects.filter(match=match)
@@ -272,11 +283,6 @@ def match_log(match: Match) -> tuple[list[MoveRecord], list[MatchEvent]]:
         else:
             log[1].append(MatchEvent(pk=pk, match=match, ply=ply, reason=text))
     return log
-
-
-def match_log_events(match: Match) -> list[MatchEvent]:
-    """Events shown in the move log (timeouts, seats the AI took, extensions), by ply."""
-    return list(MatchEvent.objects.filter(match=match, ply__isnull=False).order_by("ply", "pk"))
 
 
 def presence_due(now: datetime, user: User | int) -> Q:
@@ -304,13 +310,7 @@ def match_poll(match_id: int, user: User | AnonymousUser) -> Poll | None:
     due: Exists | Value = Value(False)  # a visitor who is not signed in has no seat
     if user.is_authenticated:
         due = Exists(Seat.objects.filter(presence_due(timezone.now(), user), match=OuterRef("pk"), user=user))
-    row = (
-        Match.objects.filter(visible_to(user), pk=match_id)
-        .annotate(due=due)
-        .values_list("version", "status", "revision", "due")
-        .first()
-    )
-    return None if row is None else Poll(poll_token(*row[:3]), row[3])
+    return _poll(Match.objects.filter(visible_to(user), pk=match_id), due)
 
 
 def player_poll(match_id: int, user_id: int) -> Poll | None:
@@ -319,12 +319,12 @@ def player_poll(match_id: int, user_id: int) -> Poll | None:
     for anyone else (a visitor, a watcher, staff): they take ``match_poll``."""
     seated = Seat.objects.filter(Q(user=user_id) | Q(former_user=user_id), match=OuterRef("pk"))
     due = Exists(Seat.objects.filter(presence_due(timezone.now(), user_id), match=OuterRef("pk"), user=user_id))
-    row = (
-        Match.objects.filter(Exists(seated), Exists(User.objects.filter(pk=user_id, is_active=True)), pk=match_id)
-        .annotate(due=due)
-        .values_list("version", "status", "revision", "due")
-        .first()
-    )
+    active = Exists(User.objects.filter(pk=user_id, is_active=True))
+    return _poll(Match.objects.filter(Exists(seated), active, pk=match_id), due)
+
+
+def _poll(matches: QuerySet[Match], due: Exists | Value) -> Poll | None:
+    row = matches.annotate(due=due).values_list("version", "status", "revision", "due").first()
     return None if row is None else Poll(poll_token(*row[:3]), row[3])
 
 
@@ -472,14 +472,10 @@ def _seated_matches(matches: QuerySet[Match], *, key: Callable[[Match], Any]) ->
     )
     found: dict[int, tuple[Match, list[Seat]]] = {}
     for seat in seats.defer("match__state").order_by("match_id", "number"):
-        match, its_seats = found.setdefault(seat.match_id, (seat.match, []))
-        seat.match = match  # one match object for all its seats
-        its_seats.append(seat)
+        found.setdefault(seat.match_id, (seat.match, []))[1].append(seat)
     listed = []
     for match, its_seats in sorted(found.values(), key=lambda pair: key(pair[0]), reverse=True):
-        cached = match.seats.all()
-        cached._result_cache, cached._prefetch_done = its_seats, True
-        match._prefetched_objects_cache = {"seats": cached}
+        keep_seats(match, its_seats)
         names = seat_names(its_seats)
         match.winners = [names[number] for number in (match.result or {}).get("winners", []) if number in names]
         listed.append(match)

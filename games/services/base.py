@@ -8,7 +8,7 @@ from functools import partial
 from django.db import connection, transaction
 
 from accounts.models import User
-from games import signals, tasks
+from games import selectors, signals, tasks
 from games.models import STATUS_TRANSITIONS, Match, MatchEvent, Seat, Status
 from games.services.errors import ServiceError
 
@@ -49,11 +49,7 @@ def lock_match_with_seats(match_id: int) -> tuple[Match, list[Seat]]:
     if not seats:  # every match has its seats from the start
         raise Match.DoesNotExist(f"No match {match_id}.")
     match = seats[0].match
-    for seat in seats:
-        seat.match = match
-    cached = match.seats.all()
-    cached._result_cache, cached._prefetch_done = seats, True
-    match._prefetched_objects_cache = {"seats": cached}
+    selectors.keep_seats(match, seats)
     return match, seats
 
 

@@ -15,7 +15,7 @@ from accounts.models import User
 from games.boards import step_reveals, takes_back
 from games.engine import Game
 from games.models import Match, Seat, Status
-from games.services.base import lock_match, seat_of, seats_locked
+from games.services.base import lock_match_with_seats, seat_of
 from games.services.errors import (
     NOT_IN_PLAY,
     NOT_STARTED,
@@ -36,11 +36,13 @@ def held_steps(match: Match, seat: Seat | None) -> list[str]:
     return list(seat.held)
 
 
-def rebuilt(game: Game, state, seat: int, steps: list[str]):
-    """The position after ``steps`` of ``seat`` from ``state`` (the start of the turn)."""
+def positions(game: Game, state, seat: int, steps: list[str]) -> list:
+    """The positions ``steps`` of ``seat`` pass through from ``state`` (the start of the turn):
+    ``state`` first, the position after the last step last."""
+    passed = [state]
     for step in steps:
-        state = game.apply(state, seat, step)
-    return state
+        passed.append(game.apply(passed[-1], seat, step))
+    return passed
 
 
 def may_hold(game: Game, seat: int, before, after) -> bool:
@@ -63,20 +65,22 @@ def hold(match: Match, seat: Seat, steps: list[str], *, looking: bool = False) -
 
 
 @transaction.atomic
-def step_take_back(*, match_id: int, user: User, expected_version: int, expected_held: int) -> None:
+def step_take_back(*, match_id: int, user: User, expected_version: int, expected_held: int) -> Match:
     """Take back the last step ``user`` holds, on the page that showed ``expected_held`` of them
-    at ``expected_version``. Sent twice (a double click), the second finds it done already."""
-    match = lock_match(match_id)
-    seat = seat_of(seats_locked(match), user)
+    at ``expected_version`` (which they are looking at). Sent twice (a double click), the second
+    finds it done already. The match comes back with its seats, for the page to draw."""
+    match, seats = lock_match_with_seats(match_id)
+    seat = seat_of(seats, user)
     if seat is None:
         raise NotAllowed(NOT_YOUR_MATCH)
     if match.status != Status.ACTIVE:
         raise MoveRejected(NOT_STARTED if match.status == Status.OPEN else NOT_IN_PLAY)
     steps = held_steps(match, seat)
     if expected_version == match.version and expected_held == len(steps) + 1:
-        return  # taken back by the first of two presses
+        return match  # taken back by the first of two presses
     if expected_version != match.version or expected_held != len(steps):
         raise StaleMove(STALE_MOVE)
     if not steps:
         raise MoveRejected(NOTHING_HELD)
-    hold(match, seat, steps[:-1])
+    hold(match, seat, steps[:-1], looking=True)
+    return match

@@ -169,8 +169,8 @@ def move_play(
         raise MoveRejected(NOT_STARTED if match.status == Status.OPEN else NOT_IN_PLAY)
     if expected_version != match.version or shown != len(steps):
         raise StaleMove(STALE_MOVE)
-    start = game.load(match.state)
-    state = holding.rebuilt(game, start, seat.number, steps)
+    passed = holding.positions(game, game.load(match.state), seat.number, steps)
+    state = passed[-1]
     if seat.number not in game.to_act(state):
         raise MoveRejected(NOT_YOUR_TURN)
     if seat.deadline is not None and seat.deadline <= timezone.now():
@@ -183,7 +183,7 @@ def move_play(
     if held is not None and holding.may_hold(game, seat.number, state, new_state):
         holding.hold(match, seat, [*steps, move], looking=looking)
         return Played(None, match, seats)
-    record = _record(match, seats, seat, start, [*steps, move])
+    record = _record(match, seats, seat, [*zip(passed[:-1], steps, strict=True), (state, move)])
     match.state = game.dump(new_state)
     match.last_move_at = record.created_at
     after_position_change(match, seats, mover=seat.number, last_move=record.description, looking=looking)
@@ -191,13 +191,13 @@ def move_play(
     return Played(record, match, seats)
 
 
-def _record(match: Match, seats: list[Seat], seat: Seat, state, moves: list[str]) -> MoveRecord:
-    """Record ``moves`` of ``seat`` from ``state`` (one, or a turn's held steps and the step that
-    ended it) at the match's next plies; the last record comes back."""
+def _record(match: Match, seats: list[Seat], seat: Seat, steps: list[tuple[object, str]]) -> MoveRecord:
+    """Record the moves of ``seat``, each with the position it was made in (one move, or a turn's
+    held steps and the step that ended it), at the match's next plies; the last comes back."""
     game = match.game_obj
     names = seat_names(seats)
     records = []
-    for move in moves:
+    for state, move in steps:
         records.append(
             MoveRecord(
                 match=match,
@@ -209,7 +209,6 @@ def _record(match: Match, seats: list[Seat], seat: Seat, state, moves: list[str]
                 by_ai=seat.is_ai,
             )
         )
-        state = game.apply(state, seat.number, move)
         match.version += 1  # safe: the row is locked
     MoveRecord.objects.bulk_create(records)
     return records[-1]

@@ -58,8 +58,8 @@ def _match_context(request, match: Match, *, error: str = "") -> dict:
     late = bool(my_seat and my_seat.deadline and my_seat.deadline <= timezone.now())
     # The player's own held steps (``games.services.holding``): on their board, and nobody else's.
     held = holding.held_steps(match, my_seat)
-    held_lines = _held_lines(game, state, seat_number, held, seats)
-    state = holding.rebuilt(game, state, seat_number, held)
+    passed = holding.positions(game, state, seat_number, held)
+    state = passed[-1]
     legal = game.legal_moves(state, seat_number) if my_seat and match.status == Status.ACTIVE and not late else []
     names = seat_names(seats)
     view = game.view(state, seat_number)
@@ -87,7 +87,11 @@ def _match_context(request, match: Match, *, error: str = "") -> dict:
         "view": view,
         "board": board_context(game.slug, view, seat_number, legal, last_move(match, moves, seat_number, held)),
         "held": held,
-        "held_lines": held_lines,
+        # The held steps in words, as the log will say them once played, the latest first.
+        "held_lines": [
+            in_names(game.describe_parts(before, seat_number, step), names)
+            for before, step in zip(passed[:-1], held, strict=True)
+        ][::-1],
         "legal": legal,
         # The player's own choice, for a seat that is to act: site.js then has each move confirmed.
         "confirm_moves": bool(legal) and my_seat.to_act and request.user.confirm_moves,
@@ -118,16 +122,6 @@ def _match_context(request, match: Match, *, error: str = "") -> dict:
     for part in hooks.match_page_parts:  # chat: the players' messages
         context.update(part(request, match, seats, my_seat))
     return context
-
-
-def _held_lines(game, state, seat: int | None, held: list[str], seats: list[Seat]) -> list[str]:
-    """The held steps in words, as the log will say them once played, the latest first."""
-    names = seat_names(seats)
-    lines = []
-    for step in held:
-        lines.append(in_names(game.describe_parts(state, seat, step), names))
-        state = game.apply(state, seat, step)
-    return lines[::-1]
 
 
 def _poll_ms(match: Match, seats: list[Seat], my_seat: Seat | None) -> int:
@@ -203,9 +197,7 @@ def match_poll(request, pk: int):
             if poll.presence_due:
                 services.seat_seen(match_id=pk, user=int(user_id))
             return HttpResponse(status=204)
-        activate_zone(request)
         return _match_poll(request, pk, poll=poll)
-    activate_zone(request)
     return _match_poll(request, pk)
 
 
@@ -213,6 +205,7 @@ def match_poll(request, pk: int):
 @match_address()
 def _match_poll(request, pk: int, poll: selectors.Poll | None = None):
     """``poll``: what ``selectors.player_poll`` read, for a session whose user still holds."""
+    activate_zone(request)  # the user is read from here on (``draws_no_times``)
     if poll is None or not request.user.is_authenticated:
         poll = selectors.match_poll(pk, request.user)
     if poll is None:
@@ -267,14 +260,13 @@ def match_take_back(request, pk: int):
     if held is None:
         return _refused(request, pk, MALFORMED, 400)
     try:
-        services.step_take_back(match_id=pk, user=request.user, expected_version=version, expected_held=held)
+        match = services.step_take_back(match_id=pk, user=request.user, expected_version=version, expected_held=held)
     except services.ServiceError as error:
         return _refused(request, pk, error.message, error.status)
     except Match.DoesNotExist:
         raise MatchHidden(NOT_FOUND) from None
-    services.seat_seen(match_id=pk, user=request.user)
     if request.htmx:
-        return render_match(request, viewer_match(request, pk))
+        return render_match(request, match)
     return redirect("match_detail", pk=pk)
 
 

@@ -97,7 +97,7 @@ def test_closing_signs_out_says_so_and_settles_the_matches_telling_the_others(
     seat = Seat.objects.get(match=in_play, number=0)
     assert seat.user is None and seat.former_user == alice and seat.is_ai
     assert ai_moves == [(in_play.pk, in_play.version)], "Alice was to move: the AI does"
-    assert [event.reason for event in selectors.match_log_events(in_play)] == [SEAT_TO_AI]
+    assert [event.reason for event in selectors.match_log(in_play)[1]] == [SEAT_TO_AI]
     assert Match.objects.get(pk=challenge.pk).status == Match.objects.get(pk=invited.pk).status == Status.ABORTED
     assert CANCELLED in Notification.objects.get(user=carol, match=invited).body
     assert not MatchEvent.objects.filter(reason__startswith="Staff").exists(), "no staff did anything"
@@ -253,7 +253,7 @@ def test_closed_by_staff_it_still_says_staff_did_it(alice, bob, staff, ai_moves)
 
     user_deactivate(user_id=alice.pk, actor=staff)
 
-    assert [event.reason for event in selectors.match_log_events(in_play)] == [
+    assert [event.reason for event in selectors.match_log(in_play)[1]] == [
         "Staff gave Alice's seat to the AI: Alice's account was closed."
     ]
 

@@ -99,7 +99,7 @@ def test_the_ai_takes_a_deactivated_players_seat_in_a_match_in_play(
     assert seat.user is None and seat.former_user == alice and seat.ai_level == max(match.game_obj.ai_levels)
     assert seat.deadline is None, "the AI has no clock"
     assert ai_moves == [(match.pk, match.version)], "Alice was to move: the AI does"
-    assert [event.reason for event in selectors.match_log_events(match)] == [SEAT_TO_AI]
+    assert [event.reason for event in selectors.match_log(match)[1]] == [SEAT_TO_AI]
 
 
 def test_a_player_deactivated_again_or_only_edited_changes_no_match(client, staff, alice, bob, ai_moves):
@@ -209,7 +209,7 @@ def test_staff_settle_the_matches_of_accounts_closed_before_with_one_command_run
     assert told_why(bob, left_waiting["invitation"]) and told_why(carol, left_waiting["invited_too"])
     seat = Seat.objects.get(match=in_play, number=0)
     assert seat.user is None and seat.former_user == alice and ai_moves == [(in_play.pk, 0)]
-    assert [event.reason for event in selectors.match_log_events(in_play)] == [SEAT_TO_AI]
+    assert [event.reason for event in selectors.match_log(in_play)[1]] == [SEAT_TO_AI]
     sent = Notification.objects.count()
 
     again = io.StringIO()
