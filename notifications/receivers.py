@@ -8,7 +8,7 @@ from django.utils import timezone
 from accounts.models import TurnNotice
 from notifications.models import Notification
 from notifications.services import outbox
-from notifications.services.texts import clock_context, result_words, turn_context
+from notifications.services.texts import clock_context, result_words
 
 Kind = Notification.Kind
 
@@ -24,7 +24,7 @@ def invitation_expiring(sender, *, match, user, **_) -> None:
 
 def turn_started(sender, *, match, seat, watching, **_) -> None:
     if not watching:
-        outbox.notify(seat.user, match, Kind.YOUR_TURN, "your_turn", turn_context(match, seat))
+        outbox.notify_turn(match, seat)
     elif seat.user.turn_notice == TurnNotice.DIGEST:
         # No email for the player looking at the match, yet it may wait for them for days: the
         # "your turn" not written is what sets a digest going.

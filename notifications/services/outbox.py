@@ -20,7 +20,7 @@ from games import selectors
 from games.models import Match, Seat, Status
 from notifications import tasks
 from notifications.models import Notification
-from notifications.services.texts import digest_news, match_url, written
+from notifications.services.texts import digest_news, match_url, turn_context_and_waiting, written
 
 # What a player who chose the daily digest reads there rather than in an email of its own.
 IN_THE_DIGEST = (Notification.Kind.YOUR_TURN, Notification.Kind.MESSAGE)
@@ -40,11 +40,26 @@ def notify(
     user: User, match: Match, kind: str, template: str, context: dict, *, due_at: datetime | None = None
 ) -> None:
     """Write the message to the outbox, one row per channel the player chose. Rows due now
-    are handed to a task after the commit; the relay sweep sends whatever is left."""
-    rows = Notification.objects.bulk_create(outbox_rows(user, match, kind, template, context, due_at=due_at))
-    if due_at is None:
-        for notification in rows:  # each row's own task: a failed send is retried alone
-            transaction.on_commit(partial(tasks.enqueue_notification, notification.pk), robust=True)
+    are handed to a task after the commit; the relay sweep sends whatever is left.
+    A "your turn" goes by ``notify_turn``."""
+    _save(outbox_rows(user, match, kind, template, context, due_at=due_at), send_now=due_at is None)
+
+
+def notify_turn(match: Match, seat: Seat) -> None:
+    """A "your turn" to the seat's player, on each channel they chose. One unread "your turn" per match
+    and channel is enough: one still waiting (held back while the player had just left the page, or for
+    a mail server) now tells of this turn, and whether the player has looked at the match since is
+    counted from this turn's start, when it is written."""
+    user, kind, now = seat.user, Notification.Kind.YOUR_TURN, timezone.now()
+    channels = _channels(user, kind, now)
+    if not channels:
+        return  # no email or webhook (a digest, set going by _channels, tells of it): nothing to read
+    waiting = Notification.objects.filter(user=user, match=match, kind=kind, sent_at__isnull=True)
+    context, pending = turn_context_and_waiting(match, seat, waiting)
+    if pending:
+        waiting.update(created_at=now)
+    fresh = [channel for channel in channels if channel not in pending]
+    _save(_rows(user, match, kind, "your_turn", context, fresh, due_at=now), send_now=True)
 
 
 def outbox_rows(
@@ -52,16 +67,13 @@ def outbox_rows(
 ) -> list[Notification]:
     """The rows ``notify`` writes, not saved yet: rows due later can be written many at once."""
     now = timezone.now()
-    channels = _channels(user, kind, now)
-    if kind == Notification.Kind.YOUR_TURN and channels:
-        # One unread "your turn" per match and channel is enough. One still waiting (held back while the
-        # player had just left the page, or for a mail server) now tells of this turn, and whether the
-        # player has looked at the match since is counted from this turn's start, when it is written.
-        waiting = Notification.objects.filter(user=user, match=match, kind=kind, sent_at__isnull=True)
-        pending = set(waiting.values_list("channel", flat=True))
-        if pending:
-            waiting.update(created_at=now)
-        channels = [channel for channel in channels if channel not in pending]
+    return _rows(user, match, kind, template, context, _channels(user, kind, now), due_at=due_at or now)
+
+
+def _rows(
+    user: User, match: Match, kind: str, template: str, context: dict, channels: list[str], *, due_at: datetime
+) -> list[Notification]:
+    """One row per channel, not saved: the email's body in full, a webhook's the subject and the link."""
     if not channels:
         return []
     subject, body = written(user, match, template, context)
@@ -73,10 +85,17 @@ def outbox_rows(
             channel=channel,
             subject=subject,
             body=body if channel == Notification.Channel.EMAIL else f"{subject}\n{match_url(match)}",
-            due_at=due_at or now,
+            due_at=due_at,
         )
         for channel in channels
     ]
+
+
+def _save(rows: list[Notification], *, send_now: bool) -> None:
+    rows = Notification.objects.bulk_create(rows)
+    if send_now:
+        for notification in rows:  # each row's own task: a failed send is retried alone
+            transaction.on_commit(partial(tasks.enqueue_notification, notification.pk), robust=True)
 
 
 def _channels(user: User, kind: str, now: datetime) -> list[str]:

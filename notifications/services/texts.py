@@ -6,7 +6,7 @@ written again as it goes out: what it says must still be true then."""
 from __future__ import annotations
 
 from django.conf import settings
-from django.db.models import Count, Max, QuerySet, Subquery, Value, Window
+from django.db.models import Count, IntegerField, Max, QuerySet, Subquery, Value, Window
 from django.db.models.functions import Coalesce, RowNumber
 from django.template.loader import render_to_string
 from django.utils import timezone
@@ -25,7 +25,8 @@ MESSAGES_LISTED = 10
 SUBJECT_QUOTE = 60
 SINCE_SHOWN = 12  # moves a "your turn" email lists at most, the latest
 # The rows ``since_your_last_move`` reads, told apart; at one ply a move sorts after its events.
-YOUR_LAST, EVENT, MOVE = -1, 0, 1
+# WAITING: a channel whose "your turn" still waits, read in the same query by ``turn_context_and_waiting``.
+YOUR_LAST, EVENT, MOVE, WAITING = -1, 0, 1, 2
 
 
 def match_url(match: Match) -> str:
@@ -79,28 +80,45 @@ def clock_context(seat: Seat) -> dict:
     return {"deadline": seat.deadline, "paused": seat.paused_seconds}
 
 
+def turn_context_and_waiting(match: Match, seat: Seat, waiting: QuerySet[Notification]) -> tuple[dict, set[str]]:
+    """``turn_context``, and the channels of the ``waiting`` notices, read in the same query."""
+    since, channels = _since_and_waiting(match, seat, waiting)
+    return {**since, **clock_context(seat)}, channels
+
+
 def since_your_last_move(match: Match, seat: Seat) -> dict:
     """What happened since the seat's own last move (a Mecca turn is several moves, and
     other colours or the AI may have played several turns), with what the move log shows
     between moves (the AI taking a seat, more time): the latest SINCE_SHOWN lines."""
+    return _since_and_waiting(match, seat, None)[0]
+
+
+def _since_and_waiting(match: Match, seat: Seat, waiting: QuerySet[Notification] | None) -> tuple[dict, set[str]]:
+    """``since_your_last_move``, and the channels of the ``waiting`` notices if given."""
     yours = Subquery(MoveRecord.objects.filter(match=match, seat=seat.number).order_by("-ply").values("ply")[:1])
     first = Coalesce(yours + 1, 0)
     # One round trip: a row with the seat's last ply (None before its first move), then the
-    # latest moves and move log events (in the log: a ply) after it.
+    # latest moves and move log events (in the log: a ply) after it, then the waiting channels.
+    parts = [
+        _latest(MoveRecord.objects.filter(match=match, ply__gte=first), MOVE, "description", "-ply"),
+        _latest(MatchEvent.objects.filter(match=match, ply__gte=first), EVENT, "reason", "-ply", "-pk"),
+    ]
+    if waiting is not None:
+        # No ply; Django must be told the type of a NULL.
+        no_ply = Value(None, output_field=IntegerField())
+        parts.append(waiting.order_by().values_list(no_ply, Value(WAITING), "channel", Value(0)))
     rows = (
         Match.objects.filter(pk=match.pk)
         .order_by()
         .values_list(yours, Value(YOUR_LAST), Value(""), Value(0))
-        .union(
-            _latest(MoveRecord.objects.filter(match=match, ply__gte=first), MOVE, "description", "-ply"),
-            _latest(MatchEvent.objects.filter(match=match, ply__gte=first), EVENT, "reason", "-ply", "-pk"),
-            all=True,
-        )
+        .union(*parts, all=True)
     )
-    mine, counted, lines = None, {}, []
+    mine, counted, lines, channels = None, {}, [], set()
     for ply, kind, text, count in rows:
         if kind == YOUR_LAST:
             mine = ply
+        elif kind == WAITING:
+            channels.add(text)
         else:
             counted[kind] = count
             lines.append((ply, kind, text))
@@ -108,7 +126,8 @@ def since_your_last_move(match: Match, seat: Seat) -> dict:
     texts = [text for _ply, _kind, text in sorted(lines, reverse=True)]
     more_before = len(texts) > SINCE_SHOWN
     total = sum(counted.values()) if more_before else len(texts)  # "12 of 30": what was left out
-    return {"since": texts[:SINCE_SHOWN][::-1], "more_before": more_before, "total": total, "first_turn": mine is None}
+    since = {"since": texts[:SINCE_SHOWN][::-1], "more_before": more_before, "total": total, "first_turn": mine is None}
+    return since, channels
 
 
 def _latest(records: QuerySet, kind: int, text: str, *order: str) -> QuerySet:

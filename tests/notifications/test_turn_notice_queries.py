@@ -8,6 +8,7 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
+from accounts.models import TurnNotice
 from games import signals
 from games.models import Match, MatchEvent, MoveRecord, Seat
 from notifications.models import Notification
@@ -15,9 +16,9 @@ from notifications.services.texts import since_your_last_move
 from tests.games.conftest import start_timed_match
 from tests.notifications.conftest import settle
 
-# The seat's last ply with the lines since, the "your turn" rows waiting, then the row written
-# (or the one waiting brought up to date).
-TURN_NOTICE_QUERIES = 3
+# One query reads the seat's last ply, the lines since and the channels whose "your turn" waits;
+# then the row is written (or the one waiting brought up to date).
+TURN_NOTICE_QUERIES = 2
 
 
 def played(match: Match, seats: list[int]) -> None:
@@ -78,6 +79,28 @@ def test_a_your_turn_still_waiting_is_brought_up_to_date_in_as_few_queries(start
     assert len(queries) == TURN_NOTICE_QUERIES, [query["sql"] for query in queries]  # its UPDATE, no INSERT
     waiting = Notification.objects.get(user__username="bob", kind=Notification.Kind.YOUR_TURN, sent_at=None)
     assert waiting.created_at == clock.now
+
+
+def test_a_waiting_your_turn_is_brought_up_to_date_and_only_a_channel_without_one_gets_a_row(started, clock, bob):
+    played(started, [0])
+    bobs_turn_started(started)  # the email waits
+    bob.webhook_url = "https://hooks.example.com/bob"
+    bob.save()
+    clock.advance(minutes=5)
+    queries = bobs_turn_started(started)
+    assert len(queries) == TURN_NOTICE_QUERIES + 1, [query["sql"] for query in queries]  # the UPDATE too
+    rows = Notification.objects.filter(user=bob, kind=Notification.Kind.YOUR_TURN, sent_at=None)
+    assert sorted(rows.values_list("channel", "created_at")) == [("email", clock.now), ("webhook", clock.now)]
+
+
+def test_a_digest_player_s_turn_reads_nothing_of_the_match(started, bob):
+    bob.turn_notice = TurnNotice.DIGEST
+    bob.save()
+    played(started, [0])
+    queries = bobs_turn_started(started)
+    assert not [query for query in queries if "moverecord" in query["sql"]], "no lines an email would list"
+    assert not Notification.objects.filter(user=bob, kind=Notification.Kind.YOUR_TURN).exists()
+    assert Notification.objects.filter(user=bob, kind=Notification.Kind.DIGEST, sent_at=None).exists()
 
 
 def test_it_lists_the_moves_and_the_logs_events_since_the_players_last_move(started):
