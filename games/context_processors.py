@@ -13,8 +13,10 @@ class Waiting:
     """``waiting.count``, read once and only by a template that shows it: an HTMX fragment
     without the top bar (a poll, a replay step) and an anonymous visitor pay no query."""
 
-    def __init__(self, request: HttpRequest):
+    def __init__(self, request: HttpRequest, *, count: int | None = None):
         self._request = request
+        if count is not None:  # read already, with the next match (``selectors.next_match_and_count``)
+            self.count = count
 
     @cached_property
     def count(self) -> int:

@@ -148,12 +148,22 @@ def turns_waiting(user: User) -> list[Match]:
     return list(waiting.order_by(*URGENCY)[:TURNS_SHOWN])
 
 
+def _waiting(user: User) -> Coalesce:
+    """How many matches wait for the player: their turn, or an invitation to answer (the top bar's
+    "My matches (3)"), as an expression on any row. Each kind is counted by its own index on the
+    player's seats (with one ``OR`` PostgreSQL joined every match in play instead); no match is of
+    both kinds (one is in play, the other open)."""
+
+    def matches(condition: Q) -> Coalesce:
+        seats = Seat.objects.filter(condition, user=user).order_by().values("user")
+        return Coalesce(Subquery(seats.annotate(matches=Count("match", distinct=True)).values("matches")), 0)
+
+    return matches(_your_turn()) + matches(unanswered_invitation())
+
+
 def waiting_count(user: User) -> int:
-    """How many matches wait for the player: their turn, or an invitation to answer (the top
-    bar's "My matches (3)"). One query on the player's seats, however many matches they have: each
-    kind read by its own index (with one ``OR`` PostgreSQL joined every match in play instead)."""
-    turns = Seat.objects.filter(_your_turn(), user=user).order_by().values("match")
-    return turns.union(Seat.objects.filter(unanswered_invitation(), user=user).order_by().values("match")).count()
+    """``_waiting`` alone: one query, however many matches the player has."""
+    return User.objects.filter(pk=user.pk).values_list(_waiting(user), flat=True).first() or 0
 
 
 class NextMatch(NamedTuple):
@@ -161,15 +171,25 @@ class NextMatch(NamedTuple):
     others: list[str]  # the other players' names, as the seat list gives them
 
 
-def next_match_to_act(user: User, *, besides: int) -> NextMatch | None:
+def next_match_and_count(user: User, *, besides: int) -> tuple[NextMatch | None, int]:
     """The match other than ``besides`` that waits for the player's move with the least time
-    left (the first of My matches), with the names of the others in it: one query, for its seats."""
+    left (the first of My matches), with the names of the others in it; and ``waiting_count``.
+    One query: the next match's seats, and the first seat of ``besides`` (a row to carry the
+    count when no other match waits), each with the count."""
     first = _of_player(user).filter(my_turn=True).exclude(pk=besides).order_by(*URGENCY).values("pk")[:1]
-    seats = list(Seat.objects.filter(match=Subquery(first)).select_related("match", "user").defer("match__state"))
+    rows = list(
+        Seat.objects.filter(Q(match=Subquery(first)) | Q(match=besides, number=0))
+        .select_related("match", "user")
+        .defer("match__state")
+        .annotate(waiting=_waiting(user))
+    )
+    if not rows:  # no match ``besides``
+        return None, waiting_count(user)
+    seats = [seat for seat in rows if seat.match_id != besides]
     if not seats:
-        return None
+        return None, rows[0].waiting
     names = seat_names(seats)
-    return NextMatch(seats[0].match, [names[seat.number] for seat in seats if seat.user_id != user.pk])
+    return NextMatch(seats[0].match, [names[seat.number] for seat in seats if seat.user_id != user.pk]), rows[0].waiting
 
 
 def _open_seat() -> Exists:

@@ -17,6 +17,7 @@ from django.views.decorators.http import require_GET, require_safe
 from accounts.middleware import activate_zone, draws_no_times
 from games import hooks, selectors, services
 from games.boards import LastMove, board_context, seat_colours
+from games.context_processors import Waiting
 from games.models import Match, Seat, Status
 from games.naming import in_names, seat_names, seat_names_at, with_colour
 from games.replay import last_move, position_at, positions_count
@@ -110,15 +111,16 @@ def _match_context(request, match: Match, *, error: str = "") -> dict:
         **_move_log(moves, events),
         "now": timezone.now(),
         "board_template": f"games/boards/{game.slug}.html",
-        # Not their turn here (or no longer, after their move): where it is, the least time left first.
-        # Nor while this match waits for their answer to its invitation: the Accept and Decline are here.
-        "next_match": None
-        if not viewer or (my_seat and (my_seat.to_act or (match.status == Status.OPEN and not my_seat.accepted)))
-        else selectors.next_match_to_act(request.user, besides=match.pk),
+        "next_match": None,
         "poll_token": match.poll_token,
         "poll_ms": _poll_ms(match, seats, my_seat),
         "error": error,
     }
+    # Not their turn here (or no longer, after their move): where it is, the least time left first.
+    # Nor while this match waits for their answer to its invitation: the Accept and Decline are here.
+    if viewer and not (my_seat and (my_seat.to_act or (match.status == Status.OPEN and not my_seat.accepted))):
+        context["next_match"], count = selectors.next_match_and_count(request.user, besides=match.pk)
+        context["waiting"] = Waiting(request, count=count)
     for part in hooks.match_page_parts:  # chat: the players' messages
         context.update(part(request, match, seats, my_seat))
     return context

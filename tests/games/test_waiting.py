@@ -19,7 +19,7 @@ from tests.conftest import make_user, start_match
 from tests.games.conftest import start_timed_match, waiting_for_alice_since
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
-COUNT_SQL = 'SELECT "games_seat"."match_id" AS "match"'  # the one query behind the count (selectors.waiting_count)
+COUNT_SQL = 'COUNT(DISTINCT "U0"."match_id") AS "matches"'  # the count's first part (selectors._waiting)
 
 
 def invite(creator, guest, game="mancala"):
@@ -237,8 +237,8 @@ def test_without_a_clock_the_next_match_is_the_one_that_has_waited_longest(alice
     """As My matches orders them (tests/games/test_match_lists.py)."""
     older, newer = waiting_for_alice_since(alice, bob, hours=(30, 2))
     assert selectors.matches_of(alice)[0].pk == older.pk
-    assert selectors.next_match_to_act(alice, besides=0).match.pk == older.pk
-    assert selectors.next_match_to_act(alice, besides=older.pk).match.pk == newer.pk
+    assert selectors.next_match_and_count(alice, besides=0)[0].match.pk == older.pk
+    assert selectors.next_match_and_count(alice, besides=older.pk)[0].match.pk == newer.pk
 
 
 @pytest.mark.parametrize("waiting", [1, 8])
@@ -246,7 +246,7 @@ def test_the_next_match_costs_one_query_however_many_wait(alice, bob, waiting):
     for _ in range(waiting):
         start_match(alice, bob)
     with CaptureQueriesContext(connection) as captured:
-        found = selectors.next_match_to_act(alice, besides=0)
+        found, _count = selectors.next_match_and_count(alice, besides=0)
     assert len(captured.captured_queries) == 1
     assert found.others == ["Bob"] and found.match.game_obj.name == "Mancala"
 
