@@ -43,7 +43,7 @@ AI_POLL_MS = 500
 PRESENT_POLL_MS = 1000
 
 
-def _match_context(request, match: Match, *, error: str = "") -> dict:
+def _match_context(request, match: Match, *, error: str = "", parts_kept: bool = False) -> dict:
     game = match.game_obj
     state = game.load(match.state)
     seats = list(match.seats.all())
@@ -121,8 +121,11 @@ def _match_context(request, match: Match, *, error: str = "") -> dict:
     if viewer and not (my_seat and (my_seat.to_act or (match.status == Status.OPEN and not my_seat.accepted))):
         context["next_match"], count = selectors.next_match_and_count(request.user, besides=match.pk)
         context["waiting"] = Waiting(request, count=count)
-    for part in hooks.match_page_parts:  # chat: the players' messages
-        context.update(part(request, match, seats, my_seat))
+    if parts_kept:
+        context["parts_kept"] = True
+    else:
+        for part in hooks.match_page_parts:  # chat: the players' messages
+            context.update(part(request, match, seats, my_seat))
     return context
 
 
@@ -156,12 +159,19 @@ def _move_log(moves: list, events: list) -> dict:
 
 
 def render_match(
-    request, match: Match, *, error: str = "", status: int = 200, said: dict | None = None
+    request,
+    match: Match,
+    *,
+    error: str = "",
+    status: int = 200,
+    said: dict | None = None,
+    parts_kept: bool = False,
 ) -> HttpResponse:
     """The match page (its ``live`` part for htmx). ``said``: what another app's action adds to the
-    page's context (chat: a refused message with its text, what a Report said)."""
+    page's context (chat: a refused message with its text, what a Report said). ``parts_kept``:
+    the other apps' parts (the messages) are left as the page shows them (``_parts_unchanged``)."""
     template = "games/match_detail.html#live" if request.htmx else "games/match_detail.html"
-    context = {**_match_context(request, match, error=error), **(said or {})}
+    context = {**_match_context(request, match, error=error, parts_kept=parts_kept), **(said or {})}
     response = render(request, template, context, status=status)
     # One URL serves a page and a fragment; neither may be cached or kept in history.
     patch_vary_headers(response, ["HX-Request"])
@@ -246,8 +256,15 @@ def match_move(request, pk: int):
     except Match.DoesNotExist:
         raise MatchHidden(NOT_FOUND) from None
     if request.htmx:
-        return render_match(request, played.match)
+        return render_match(request, played.match, parts_kept=_parts_unchanged(request, played.match))
     return redirect("match_detail", pk=pk)
+
+
+def _parts_unchanged(request, match: Match) -> bool:
+    """Whether the page's messages are still the match's: nothing but moves changed it since the page
+    was drawn (a message, like any change that is not a move, moves ``Match.revision`` on). site.js
+    sends the revision the page shows; the answer then keeps them (hx-preserve), unread and undrawn."""
+    return request.headers.get("X-Live-Revision") == str(match.revision)
 
 
 @match_page

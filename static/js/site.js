@@ -30,6 +30,13 @@ window.addEventListener("pageshow", (event) => {
   });
 });
 
+// The match's revision the page shows: a move's answer then leaves the messages as they are when
+// nothing but moves changed the match since (games/views/match.py, _parts_unchanged).
+document.addEventListener("htmx:configRequest", (event) => {
+  const live = document.getElementById("live");
+  if (live && live.dataset.revision) event.detail.headers["X-Live-Revision"] = live.dataset.revision;
+});
+
 // htmx redraws the match (a move, a poll, a replay step) by replacing the element that
 // held the keyboard focus, which leaves focus on the page itself: the next Tab would
 // start again at the top. Put it back on the same control if it is still there (the same

@@ -387,3 +387,47 @@ def test_against_the_ai_alone_there_is_nobody_to_write_to(alice, bob):
     # With someone to write to, both are there.
     page = page_of(signed_in(alice), start_match(alice, bob))
     assert 'id="messages"' in page and "chat-form" in page
+
+
+# --- a move's answer and the messages ----------------------------------------------------
+
+
+def move_answer(client, match: Match, move: str, **headers) -> str:
+    match.refresh_from_db()
+    data = {"move": move, "version": match.version}
+    response = client.post(reverse("match_move", args=[match.pk]), data, **HTMX, **headers)
+    assert response.status_code == 200
+    return response.content.decode()
+
+
+def drawn_at(match: Match) -> dict:
+    """The revision the page drawn now shows, as site.js sends it with a move."""
+    return {"HTTP_X_LIVE_REVISION": str(revision(match))}
+
+
+def test_a_move_s_answer_leaves_the_messages_as_the_page_shows_them_when_none_came_since(alice, bob, match):
+    chat_services.message_post(match_id=match.pk, user=bob, text="good luck!")
+    alices = signed_in(alice)
+    page = alices.get(reverse("match_detail", args=[match.pk])).content.decode()
+    assert f'data-revision="{revision(match)}"' in page and "good luck!" in live_part(page)
+
+    answer = move_answer(alices, match, "1", **drawn_at(match))
+
+    assert '<div id="match-parts" hx-preserve="true"></div>' in answer  # htmx keeps the page's own
+    assert "good luck!" not in answer and 'id="log"' in answer
+
+
+def test_a_move_s_answer_draws_the_messages_when_one_came_since_the_page_was_drawn(alice, bob, match):
+    alices = signed_in(alice)
+    shown = drawn_at(match)
+    chat_services.message_post(match_id=match.pk, user=bob, text="are you there?")
+
+    answer = move_answer(alices, match, "1", **shown)
+
+    assert "hx-preserve" not in answer and "are you there?" in answer
+
+
+def test_a_move_s_answer_draws_the_messages_for_a_page_that_does_not_say_what_it_shows(alice, bob, match):
+    chat_services.message_post(match_id=match.pk, user=bob, text="good luck!")
+    answer = move_answer(signed_in(alice), match, "1")
+    assert "hx-preserve" not in answer and "good luck!" in answer

@@ -134,3 +134,25 @@ def test_the_same_words_twice_are_said_twice(browser, live_server, alice, bob):
                 "(text) => text.endsWith('New message from Bob: gg')).length >= count",
                 arg=count,
             )
+
+
+def test_a_move_leaves_the_messages_shown_in_place_and_the_next_poll_brings_new_ones(browser, live_server, alice, bob):
+    """A move's answer keeps the messages the page shows (hx-preserve) when none came since: not read
+    nor drawn again. What Bob writes next reaches Alice's page by its poll, as before."""
+    match = start_match(alice, bob)
+    chat_services.message_post(match_id=match.pk, user=bob, text="good luck!")
+    with console_checked_page(browser) as page:
+        log_in(page, live_server.url, "alice")
+        page.goto(f"{live_server.url}/matches/{match.pk}/")
+        shown = page.locator("#messages li").first
+        shown.evaluate("item => item.dataset.drawn = 'first'")  # gone if the item were drawn again
+        with page.expect_response(lambda response: response.url.endswith("/move/")) as answered:
+            page.get_by_role("button", name=re.compile(r"^Sow tile 1 ")).click()
+        assert 'id="match-parts" hx-preserve="true"' in answered.value.text()
+        expect(page.locator("#log li")).to_have_count(1)
+        expect(shown).to_have_attribute("data-drawn", "first")
+        expect(page.locator("#messages li")).to_have_text(re.compile("good luck!"))
+
+        chat_services.message_post(match_id=match.pk, user=bob, text="nice move")
+        expect(page.locator("#messages li")).to_have_count(2)
+        expect(page.locator("#messages li").last).to_contain_text("nice move")
