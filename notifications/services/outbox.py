@@ -20,7 +20,13 @@ from games import selectors
 from games.models import Match, Seat, Status
 from notifications import tasks
 from notifications.models import Notification
-from notifications.services.texts import digest_news, match_url, turn_context_and_waiting, written
+from notifications.services.texts import (
+    digest_news,
+    match_url,
+    turn_context_and_waiting,
+    waiting_turn_notices,
+    written,
+)
 
 # What a player who chose the daily digest reads there rather than in an email of its own.
 IN_THE_DIGEST = (Notification.Kind.YOUR_TURN, Notification.Kind.MESSAGE)
@@ -54,10 +60,9 @@ def notify_turn(match: Match, seat: Seat) -> None:
     channels = _channels(user, kind, now)
     if not channels:
         return  # no email or webhook (a digest, set going by _channels, tells of it): nothing to read
-    waiting = Notification.objects.filter(user=user, match=match, kind=kind, sent_at__isnull=True)
-    context, pending = turn_context_and_waiting(match, seat, waiting)
+    context, pending = turn_context_and_waiting(match, seat)
     if pending:
-        waiting.update(created_at=now)
+        waiting_turn_notices(user.pk, match.pk).update(created_at=now)
     fresh = [channel for channel in channels if channel not in pending]
     _save(_rows(user, match, kind, "your_turn", context, fresh, due_at=now), send_now=True)
 

@@ -17,6 +17,7 @@ from chat.selectors import matches_with_unseen_messages
 from games import selectors
 from games.models import Match, MatchEvent, MoveRecord, Seat
 from games.naming import names_in_words, scores_by_name, seat_names
+from games.prepared import Prepared
 from notifications.models import Notification
 
 # A notice of messages lists at most this many (the first ones), then says how many more; its
@@ -80,9 +81,16 @@ def clock_context(seat: Seat) -> dict:
     return {"deadline": seat.deadline, "paused": seat.paused_seconds}
 
 
-def turn_context_and_waiting(match: Match, seat: Seat, waiting: QuerySet[Notification]) -> tuple[dict, set[str]]:
-    """``turn_context``, and the channels of the ``waiting`` notices, read in the same query."""
-    since, channels = _since_and_waiting(match, seat, waiting)
+def waiting_turn_notices(user_id: int, match_id: int) -> QuerySet[Notification]:
+    """The player's "your turn" notices of the match not sent yet."""
+    return Notification.objects.filter(
+        user=user_id, match=match_id, kind=Notification.Kind.YOUR_TURN, sent_at__isnull=True
+    )
+
+
+def turn_context_and_waiting(match: Match, seat: Seat) -> tuple[dict, set[str]]:
+    """``turn_context``, and the channels of the seat's player's ``waiting_turn_notices``, in one query."""
+    since, channels = _since_and_waiting(SINCE.rows(match.pk, seat.number, seat.user_id))
     return {**since, **clock_context(seat)}, channels
 
 
@@ -90,29 +98,37 @@ def since_your_last_move(match: Match, seat: Seat) -> dict:
     """What happened since the seat's own last move (a Mecca turn is several moves, and
     other colours or the AI may have played several turns), with what the move log shows
     between moves (the AI taking a seat, more time): the latest SINCE_SHOWN lines."""
-    return _since_and_waiting(match, seat, None)[0]
+    return _since_and_waiting(SINCE.rows(match.pk, seat.number))[0]
 
 
-def _since_and_waiting(match: Match, seat: Seat, waiting: QuerySet[Notification] | None) -> tuple[dict, set[str]]:
-    """``since_your_last_move``, and the channels of the ``waiting`` notices if given."""
-    yours = Subquery(MoveRecord.objects.filter(match=match, seat=seat.number).order_by("-ply").values("ply")[:1])
+def _since_query(match_id: int, seat_number: int, user_id: int | None = None) -> QuerySet:
+    """A row with the seat's last ply (None before its first move), then the latest moves and
+    move log events (in the log: a ply) after it; with ``user_id``, the channels of that
+    player's ``waiting_turn_notices``."""
+    yours = Subquery(MoveRecord.objects.filter(match=match_id, seat=seat_number).order_by("-ply").values("ply")[:1])
     first = Coalesce(yours + 1, 0)
-    # One round trip: a row with the seat's last ply (None before its first move), then the
-    # latest moves and move log events (in the log: a ply) after it, then the waiting channels.
     parts = [
-        _latest(MoveRecord.objects.filter(match=match, ply__gte=first), MOVE, "description", "-ply"),
-        _latest(MatchEvent.objects.filter(match=match, ply__gte=first), EVENT, "reason", "-ply", "-pk"),
+        _latest(MoveRecord.objects.filter(match=match_id, ply__gte=first), MOVE, "description", "-ply"),
+        _latest(MatchEvent.objects.filter(match=match_id, ply__gte=first), EVENT, "reason", "-ply", "-pk"),
     ]
-    if waiting is not None:
-        # No ply; Django must be told the type of a NULL.
-        no_ply = Value(None, output_field=IntegerField())
-        parts.append(waiting.order_by().values_list(no_ply, Value(WAITING), "channel", Value(0)))
-    rows = (
-        Match.objects.filter(pk=match.pk)
+    if user_id is not None:
+        no_ply = Value(None, output_field=IntegerField())  # Django must be told the type of a NULL
+        waiting = waiting_turn_notices(user_id, match_id).order_by()
+        parts.append(waiting.values_list(no_ply, Value(WAITING), "channel", Value(0)))
+    return (
+        Match.objects.filter(pk=match_id)
         .order_by()
         .values_list(yours, Value(YOUR_LAST), Value(""), Value(0))
         .union(*parts, all=True)
     )
+
+
+# Built once per process (games.prepared), with the waiting channels (3 values) or without (2).
+SINCE = Prepared(_since_query)
+
+
+def _since_and_waiting(rows: list[tuple]) -> tuple[dict, set[str]]:
+    """``since_your_last_move`` and the waiting channels, from the rows of ``SINCE``."""
     mine, counted, lines, channels = None, {}, [], set()
     for ply, kind, text, count in rows:
         if kind == YOUR_LAST:
