@@ -247,8 +247,11 @@ class Browser:
         self.cookies: dict[str, str] = {}
         self.csrf = ""
 
-    def request(self, method: str, path: str, data: dict | None = None, htmx: bool = False) -> tuple[int, str, float]:
+    def request(
+        self, method: str, path: str, data: dict | None = None, htmx: bool = False, extra: dict | None = None
+    ) -> tuple[int, str, float]:
         headers = {
+            **(extra or {}),
             "X-Forwarded-For": self.address,
             "Accept-Encoding": "gzip",
             "Cookie": "; ".join(f"{k}={v}" for k, v in self.cookies.items()),
@@ -378,8 +381,10 @@ class Player(threading.Thread):
             page.read(text, self.stats)
 
     def post(self, browser: Browser, page: Page, move: str, version: int, user_id: int) -> tuple[int, str]:
+        # As site.js: the match's revision the page shows (its token's last part), so the answer keeps its messages.
+        shows = {"X-Live-Revision": page.token.rsplit("-", 1)[-1]} if page.token else {}
         status, text, elapsed = browser.request(
-            "POST", f"/matches/{page.match_id}/move/", {"move": move, "version": version}, htmx=True
+            "POST", f"/matches/{page.match_id}/move/", {"move": move, "version": version}, htmx=True, extra=shows
         )
         self.stats.add("move", status, elapsed)
         with self.stats.lock:

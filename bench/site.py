@@ -227,6 +227,11 @@ def timed(request: Callable[[], HttpResponse], what: str) -> float:
     return elapsed
 
 
+def move_headers(match: Match) -> dict[str, str]:
+    """A move's headers as site.js sends them: HTMX, and the match's revision the page shows."""
+    return {**HTMX, "HTTP_X_LIVE_REVISION": str(match.revision)}
+
+
 def move_times(clients: dict[int, Client], alice, bob, count: int) -> tuple[list[float], int]:
     """Seconds per HTMX move request, two human players, new Egyptian matches as games end."""
     times: list[float] = []
@@ -239,7 +244,8 @@ def move_times(clients: dict[int, Client], alice, bob, count: int) -> tuple[list
         seat = MANCALA.to_act(state)[0]
         data = {"move": MANCALA.ai_move(state, seat, 1, seed=match.version), "version": match.version}
         url = reverse("match_move", args=[match.pk])
-        times.append(timed(lambda c=clients[seat], u=url, d=data: c.post(u, d, **HTMX), "a move"))
+        headers = move_headers(match)
+        times.append(timed(lambda c=clients[seat], u=url, d=data, h=headers: c.post(u, d, **h), "a move"))
         match.refresh_from_db()
     return times[WARMUP:], matches
 
@@ -311,7 +317,8 @@ def move_queries(match: Match, clients: dict[int, Client]) -> int:
     legal = MANCALA.legal_moves(state, seat)
     move = next(m for m in legal if MANCALA.to_act(MANCALA.apply(state, seat, m)) != (seat,))
     url = reverse("match_move", args=[match.pk])
-    return queries_of(lambda: clients[seat].post(url, {"move": move, "version": match.version}, **HTMX), "a move")
+    data = {"move": move, "version": match.version}
+    return queries_of(lambda: clients[seat].post(url, data, **move_headers(match)), "a move")
 
 
 def count_row(name: str, counts: list[int]) -> list[str]:
