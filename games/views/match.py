@@ -159,24 +159,26 @@ def _move_log(moves: list, events: list) -> dict:
 
 
 def render_match(
-    request,
-    match: Match,
-    *,
-    error: str = "",
-    status: int = 200,
-    said: dict | None = None,
-    parts_kept: bool = False,
+    request, match: Match, *, error: str = "", status: int = 200, said: dict | None = None
 ) -> HttpResponse:
     """The match page (its ``live`` part for htmx). ``said``: what another app's action adds to the
-    page's context (chat: a refused message with its text, what a Report said). ``parts_kept``:
-    the other apps' parts (the messages) are left as the page shows them (``_parts_unchanged``)."""
+    page's context (chat: a refused message with its text, what a Report said). A redraw leaves
+    the other apps' parts (the messages) as the page shows them while they are unchanged."""
     template = "games/match_detail.html#live" if request.htmx else "games/match_detail.html"
+    parts_kept = bool(request.htmx) and not said and _parts_unchanged(request, match)
     context = {**_match_context(request, match, error=error, parts_kept=parts_kept), **(said or {})}
     response = render(request, template, context, status=status)
     # One URL serves a page and a fragment; neither may be cached or kept in history.
     patch_vary_headers(response, ["HX-Request"])
     patch_cache_control(response, no_store=True, private=True)
     return response
+
+
+def _parts_unchanged(request, match: Match) -> bool:
+    """Whether the page's messages are still the match's: nothing but moves changed it since the page
+    was drawn (a message, like any change that is not a move, moves ``Match.revision`` on). site.js
+    sends the revision the page shows; the redraw then keeps them (hx-preserve), unread and undrawn."""
+    return request.headers.get("X-Live-Revision") == str(match.revision)
 
 
 def _seen(request, match: Match) -> None:
@@ -256,15 +258,8 @@ def match_move(request, pk: int):
     except Match.DoesNotExist:
         raise MatchHidden(NOT_FOUND) from None
     if request.htmx:
-        return render_match(request, played.match, parts_kept=_parts_unchanged(request, played.match))
+        return render_match(request, played.match)
     return redirect("match_detail", pk=pk)
-
-
-def _parts_unchanged(request, match: Match) -> bool:
-    """Whether the page's messages are still the match's: nothing but moves changed it since the page
-    was drawn (a message, like any change that is not a move, moves ``Match.revision`` on). site.js
-    sends the revision the page shows; the answer then keeps them (hx-preserve), unread and undrawn."""
-    return request.headers.get("X-Live-Revision") == str(match.revision)
 
 
 @match_page

@@ -30,8 +30,8 @@ window.addEventListener("pageshow", (event) => {
   });
 });
 
-// The match's revision the page shows: a move's answer then leaves the messages as they are when
-// nothing but moves changed the match since (games/views/match.py, _parts_unchanged).
+// The match's revision the page shows: a redraw (a move's answer, a poll's) then leaves the messages
+// as they are when nothing but moves changed the match since (games/views/match.py, _parts_unchanged).
 document.addEventListener("htmx:configRequest", (event) => {
   const live = document.getElementById("live");
   if (live && live.dataset.revision) event.detail.headers["X-Live-Revision"] = live.dataset.revision;

@@ -431,3 +431,24 @@ def test_a_move_s_answer_draws_the_messages_for_a_page_that_does_not_say_what_it
     chat_services.message_post(match_id=match.pk, user=bob, text="good luck!")
     answer = move_answer(signed_in(alice), match, "1")
     assert "hx-preserve" not in answer and "good luck!" in answer
+
+
+def test_a_poll_s_redraw_and_a_refused_move_keep_the_messages_too(alice, bob, match):
+    chat_services.message_post(match_id=match.pk, user=alice, text="good luck!")
+    shown = drawn_at(match)
+    bobs = signed_in(bob)
+    token = Match.objects.get(pk=match.pk).poll_token
+    services.move_submit(match_id=match.pk, user=alice, move="1", expected_version=0)
+
+    poll = bobs.get(reverse("match_poll", args=[match.pk]), {"token": token}, **HTMX, **shown).content.decode()
+    stale = bobs.post(reverse("match_move", args=[match.pk]), {"move": "1", "version": 0}, **HTMX, **shown)
+
+    assert "Alice sows tile 1" in poll and "hx-preserve" in poll and "good luck!" not in poll
+    assert stale.status_code == 409 and "hx-preserve" in stale.content.decode()
+
+
+def test_a_report_s_answer_draws_the_messages_with_what_it_said(alice, bob, match):
+    rude = chat_services.message_post(match_id=match.pk, user=alice, text="you play like a potato")
+    url = reverse("match_message_report", args=[match.pk, rude.pk])
+    answer = signed_in(bob).post(url, {"reason": "insult"}, **HTMX, **drawn_at(match)).content.decode()
+    assert "hx-preserve" not in answer and "you play like a potato" in answer and "chat-reported" in answer
