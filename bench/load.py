@@ -224,6 +224,14 @@ class Site:
             sizes[name] = sum(map(int, listed)) / 1024
         return sizes
 
+    def pids(self) -> dict[str, set[int]]:
+        """Each process's id with its children's (gunicorn's and Celery's workers)."""
+        found = {}
+        for name, process in self.processes.items():
+            children = subprocess.run(["ps", "-o", "pid=", "--ppid", str(process.pid)], capture_output=True, text=True)
+            found[name] = {process.pid, *map(int, children.stdout.split())}
+        return found
+
     def problems(self) -> dict[str, list[str]]:
         """The lines of each log that speak of an error."""
         return {
@@ -469,6 +477,44 @@ class Sampler(threading.Thread):
         db.close()
 
 
+def cpu_seconds(pids: set[int]) -> dict[int, float]:
+    """Each live process's CPU time so far, user and system (/proc/<pid>/stat)."""
+    ticks = os.sysconf("SC_CLK_TCK")
+    times = {}
+    for pid in pids:
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:  # gone
+            continue
+        times[pid] = (int(fields[11]) + int(fields[12])) / ticks  # utime and stime, the 14th and 15th fields
+    return times
+
+
+class CpuClock:
+    """The CPU time the site's processes, PostgreSQL's and the players' (this process) spend during play.
+    A process that ends during play loses its share (the processes here live through it)."""
+
+    def __init__(self, site: Site):
+        self.site = site
+        self.started = self._now()
+
+    def _now(self) -> dict[str, dict[int, float]]:
+        groups = dict(self.site.pids())
+        servers = subprocess.run(["ps", "-C", "postgres", "-o", "pid="], capture_output=True, text=True)
+        groups["PostgreSQL"] = set(map(int, servers.stdout.split()))
+        times = {name: cpu_seconds(pids) for name, pids in groups.items()}
+        mine = os.times()
+        times["players (this process)"] = {os.getpid(): mine.user + mine.system}
+        return times
+
+    def spent(self) -> dict[str, float]:
+        ended = self._now()
+        return {
+            name: sum(seconds - self.started.get(name, {}).get(pid, 0.0) for pid, seconds in times.items())
+            for name, times in ended.items()
+        }
+
+
 def deadlocks() -> int:
     with connection.cursor() as cursor:
         cursor.execute("SELECT deadlocks FROM pg_stat_database WHERE datname = current_database()")
@@ -587,6 +633,7 @@ class AfterPlay:
     problems: dict[str, list[str]]  # process -> its log's error lines
     server_lines: list[str] | None  # the PostgreSQL log's lines of this run's connections (with --pg-log)
     leftover: int  # tasks still queued when the worker stopped
+    cpu: dict[str, float]  # CPU seconds spent during play, by process (CpuClock)
 
 
 def latency_figures(kind: str, times: list[float]) -> Figures:
@@ -638,6 +685,17 @@ def report(stats: Stats, sampler: Sampler, after: AfterPlay) -> Figures:
         **latency_figures("move post", stats.times.get("move", [])),
         **latency_figures("poll", stats.times.get("poll", [])),
         **latency_figures("page", stats.times.get("page", [])),
+    }
+    server_cpu = sum(seconds for name, seconds in after.cpu.items() if name != "players (this process)")
+    moves = human + ai
+    print(
+        f"CPU during the {played:.0f} s of play: "
+        + ", ".join(f"{name} {seconds:.1f} s" for name, seconds in after.cpu.items())
+        + (f"; the server's (all but the players') per move stored {1000 * server_cpu / moves:.0f} ms" if moves else "")
+    )
+    figures |= {
+        "server CPU ms per move stored": 1000 * server_cpu / moves if moves else None,
+        **{f"CPU s, {name}": seconds for name, seconds in after.cpu.items()},
     }
     ai_times = ai_answer_times()
     figures |= latency_figures("AI answer", ai_times)
@@ -777,6 +835,7 @@ def run(
             players[user.pk].open(match.pk)
             players[user.pk].others[match.pk] = [players[u.pk] for u in seated if u != user]
     play_started = timezone.now()
+    cpu = CpuClock(site)
     until = time.monotonic() + args.seconds
     for player in players.values():
         player.until = until
@@ -784,6 +843,7 @@ def run(
     for player in players.values():
         player.join(args.seconds + 120)
     window = (play_started, timezone.now())
+    cpu_spent = cpu.spent()
     site.stop("beat")
     settle = time.monotonic() + 30  # the AI moves and emails already asked for
     while time.monotonic() < settle and (
@@ -797,7 +857,9 @@ def run(
     site.stop_all()
     server_lines = server_log_lines(args.pg_log, log_start, sampler.pids) if args.pg_log else None
     return report(
-        stats, sampler, AfterPlay(window, deadlocks() - deadlocks_before, site.problems(), server_lines, leftover)
+        stats,
+        sampler,
+        AfterPlay(window, deadlocks() - deadlocks_before, site.problems(), server_lines, leftover, cpu_spent),
     )
 
 
