@@ -55,6 +55,9 @@ def now():
 DAY = 86400
 
 
+LARGEST_ID = 2**63 - 1  # of a row's id (BigAutoField)
+
+
 def poll_token(version: int, status: str, revision: int) -> str:
     """What an open match page sends when it polls: any change to the match changes it."""
     return f"{version}-{status}-{revision}"

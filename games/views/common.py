@@ -12,7 +12,7 @@ from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 
 from games import selectors
-from games.models import Match
+from games.models import LARGEST_ID, Match
 
 MALFORMED = "This request was malformed: reload the page and try again."
 NOT_FOUND = "There is no such match, or it is not yours to see."
@@ -65,6 +65,8 @@ def match_page(view):
 
     @wraps(view)
     def wrapper(request, pk: int, *args, **kwargs):
+        if pk > LARGEST_ID:  # SQLite refuses such a number outright (an error, not "no such row")
+            return not_found(request, NOT_FOUND)
         try:
             return view(request, pk, *args, **kwargs)
         except MatchHidden as hidden:

@@ -108,6 +108,12 @@ def test_a_huge_match_number_is_not_found_in_words(alice, name):
     assert response.status_code == 404 and NOT_FOUND in response.content.decode()
 
 
+def test_a_huge_match_number_polled_is_not_found_in_words(alice):
+    url = reverse("match_poll", args=[1]).replace("/1/", f"/{'9' * 30}/")
+    response = signed_in(alice).get(url, {"token": "0-active-0"}, HTTP_HX_REQUEST="true")
+    assert response.status_code == 404 and NOT_FOUND in response.content.decode()
+
+
 # --- signed out --------------------------------------------------------------------------
 
 
