@@ -38,7 +38,7 @@ from accounts.models import User
 from games import hooks
 from games.engine import all_games
 from games.engine.base import Game
-from games.models import Match, MatchEvent, MoveRecord, Seat, Status, Watch, poll_token
+from games.models import LARGEST_ID, Match, MatchEvent, MoveRecord, Seat, Status, Watch, poll_token
 from games.naming import seat_names
 from games.prepared import Prepared
 
@@ -343,7 +343,15 @@ def presence_due(now: datetime, user: User | int) -> Q:
     PRESENCE_WRITE_SECONDS, or at once where another app says so (``hooks.presence_now``: chat,
     when the page shows messages of others written since, which My matches would otherwise
     still call new)."""
-    due = Q(last_seen_at__isnull=True) | Q(last_seen_at__lt=now - timedelta(seconds=PRESENCE_WRITE_SECONDS))
+    return _presence_due_if_seen_before(presence_written_before(now), user)
+
+
+def presence_written_before(now: datetime) -> datetime:
+    return now - timedelta(seconds=PRESENCE_WRITE_SECONDS)
+
+
+def _presence_due_if_seen_before(moment: datetime, user: User | int) -> Q:
+    due = Q(last_seen_at__isnull=True) | Q(last_seen_at__lt=moment)
     for hook in hooks.presence_now:
         due |= hook(user)
     return due
@@ -363,22 +371,36 @@ def match_poll(match_id: int, user: User | AnonymousUser) -> Poll | None:
     due: Exists | Value = Value(False)  # a visitor who is not signed in has no seat
     if user.is_authenticated:
         due = Exists(Seat.objects.filter(presence_due(timezone.now(), user), match=OuterRef("pk"), user=user))
-    return _poll(Match.objects.filter(visible_to(user), pk=match_id), due)
+    return _poll(_poll_row(Match.objects.filter(visible_to(user), pk=match_id), due).first())
+
+
+def _player_poll_query(match_id: int, user_id: int, seen_before: datetime) -> QuerySet:
+    seated = Seat.objects.filter(Q(user=user_id) | Q(former_user=user_id), match=OuterRef("pk"))
+    mine = Seat.objects.filter(_presence_due_if_seen_before(seen_before, user_id), match=OuterRef("pk"), user=user_id)
+    active = Exists(User.objects.filter(pk=user_id, is_active=True))
+    return _poll_row(Match.objects.filter(Exists(seated), active, pk=match_id), Exists(mine))
+
+
+# The poll of every open page of a player: its SQL took 3 ms to build, a fraction of that to run.
+PLAYER_POLL = Prepared(_player_poll_query)
 
 
 def player_poll(match_id: int, user_id: int) -> Poll | None:
     """``match_poll`` for a match the player holds or held a seat in, by the session's user id
     alone: the user is not read (an account closed since is refused in the same query). ``None``
     for anyone else (a visitor, a watcher, staff): they take ``match_poll``."""
-    seated = Seat.objects.filter(Q(user=user_id) | Q(former_user=user_id), match=OuterRef("pk"))
-    due = Exists(Seat.objects.filter(presence_due(timezone.now(), user_id), match=OuterRef("pk"), user=user_id))
-    active = Exists(User.objects.filter(pk=user_id, is_active=True))
-    return _poll(Match.objects.filter(Exists(seated), active, pk=match_id), due)
+    if match_id > LARGEST_ID:  # the address's number, which no match has
+        return None
+    rows = PLAYER_POLL.rows(match_id, user_id, presence_written_before(timezone.now()))
+    return _poll(rows[0] if rows else None)
 
 
-def _poll(matches: QuerySet[Match], due: Exists | Value) -> Poll | None:
-    row = matches.annotate(due=due).values_list("version", "status", "revision", "due").first()
-    return None if row is None else Poll(poll_token(*row[:3]), row[3])
+def _poll_row(matches: QuerySet[Match], due: Exists | Value) -> QuerySet:
+    return matches.annotate(due=due).values_list("version", "status", "revision", "due")
+
+
+def _poll(row: tuple | None) -> Poll | None:
+    return None if row is None else Poll(poll_token(*row[:3]), bool(row[3]))
 
 
 def recent_opponents(user: User) -> list[User]:

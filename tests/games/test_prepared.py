@@ -3,6 +3,8 @@ and a query a value would reshape is refused rather than run wrong."""
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
@@ -39,3 +41,11 @@ def test_a_parameter_that_changes_by_itself_is_refused(alice, bob):
     moment = Prepared(lambda match: Match.objects.filter(pk=match, created_at__lt=timezone.now()).values_list("pk"))
     with pytest.raises(ValueError, match="Nothing but the values"):
         moment.rows(1)
+
+
+def test_a_moment_is_a_value_too(alice, bob):
+    match = start_match(alice, bob)
+    started = Prepared(lambda match, before: Match.objects.filter(pk=match, created_at__lt=before).values_list("pk"))
+    later = match.created_at + timedelta(seconds=1)
+    assert started.rows(match.pk, later) == [(match.pk,)]
+    assert started.rows(match.pk, match.created_at) == []  # the same SQL, another moment
